@@ -1,0 +1,126 @@
+"""The contract every game implements, and helpers shared by all of them."""
+
+from dataclasses import dataclass, field
+
+ALL = "all"
+
+
+def event(kind: str, audience="all", **data) -> dict:
+    """An event: what happened and who may see it.
+
+    audience: "all", {"seat": n} or {"team": "A"|"B"}. Data stays JSON-serialisable.
+    """
+    return {"kind": kind, "audience": audience, **data}
+
+
+def to_seat(seat: int) -> dict:
+    return {"seat": seat}
+
+
+def to_team(team: str) -> dict:
+    return {"team": team}
+
+
+def team_of(seat: int) -> str:
+    """Team games: A = seats 0 and 2, B = seats 1 and 3."""
+    return "A" if seat % 2 == 0 else "B"
+
+
+def visible_to(evt: dict, seat: int | None) -> bool:
+    """Whether `seat` (None = spectator) may see `evt`."""
+    audience = evt["audience"]
+    if audience == ALL:
+        return True
+    if seat is None:
+        return False
+    if "seat" in audience:
+        return audience["seat"] == seat
+    if "team" in audience:
+        return team_of(seat) == audience["team"]
+    return False
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option a host may choose, from the game's rules file §8."""
+
+    name: str
+    label: str  # French
+    choices: tuple  # ((value, French label), ...)
+    default: object
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    slug: str
+    name: str  # French name in the UI
+    min_players: int
+    max_players: int
+    default_players: int
+    options: tuple[Option, ...] = field(default_factory=tuple)
+    teams: bool = False
+
+    def clean_options(self, options: dict | None) -> dict:
+        """Options with defaults filled in; unknown keys dropped; bad values -> ValueError."""
+        options = options or {}
+        cleaned = {}
+        for opt in self.options:
+            value = options.get(opt.name, opt.default)
+            allowed = [v for v, _ in opt.choices]
+            if value not in allowed:
+                raise ValueError(f"{opt.name}={value!r}")
+            cleaned[opt.name] = value
+        return cleaned
+
+
+class Game:
+    """Base class. Subclasses implement the rules; states are plain JSON dicts.
+
+    Every method is pure: none mutates the state it receives.
+    """
+
+    info: GameInfo
+
+    @property
+    def slug(self) -> str:
+        return self.info.slug
+
+    def new_match(self, seats: int, options: dict, seed: str) -> dict:
+        raise NotImplementedError
+
+    def to_act(self, state: dict) -> list[int]:
+        """Seats that must act now (several during simultaneous decisions)."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: dict, seat: int) -> list[dict]:
+        """Every move `seat` may make now; [] when it is not this seat's decision.
+
+        Moves with free parameters (e.g. a knock arrangement, a meld) are listed
+        in a canonical form; `apply` may accept other equivalent forms.
+        """
+        raise NotImplementedError
+
+    def apply(self, state: dict, seat: int, move: dict) -> tuple[dict, list[dict]]:
+        """(new_state, events); raises IllegalMove and leaves `state` untouched."""
+        raise NotImplementedError
+
+    def view(self, state: dict, seat: int) -> dict:
+        """All that `seat` may know, nothing more."""
+        raise NotImplementedError
+
+    def public_view(self, state: dict) -> dict:
+        """What a spectator may know."""
+        raise NotImplementedError
+
+    def result(self, state: dict) -> dict | None:
+        """None while the match goes on; then {"winners": [...], "ranking": [...], ...}."""
+        raise NotImplementedError
+
+    def autoplay(self, state: dict, seat: int) -> dict:
+        """The move the rules' autoplay policy (§9) makes for `seat` (timeout, disconnection)."""
+        raise NotImplementedError
+
+    def leave(self, state: dict, seat: int) -> tuple[dict, list[dict]]:
+        """The seat abandons the match (§9 "Leaving")."""
+        raise NotImplementedError
+

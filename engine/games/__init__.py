@@ -1,0 +1,29 @@
+"""Registry of games by slug (the rules file names)."""
+
+from importlib import import_module
+
+SLUGS = (
+    "thanasis", "rami", "rami40", "kalooki", "rami-traditionnel",
+    "gin", "rummikub", "canasta", "canasta-tuiles", "thunee",
+)
+
+_MODULES = {
+    "thanasis": "engine.games.thanasis",
+    "gin": "engine.games.gin",
+}
+
+_cache: dict = {}
+
+
+def available() -> list[str]:
+    """Slugs that have an engine, in catalogue order."""
+    return [s for s in SLUGS if s in _MODULES]
+
+
+def get(slug: str):
+    """The game object for `slug`; KeyError if no engine implements it yet."""
+    if slug not in _cache:
+        if slug not in _MODULES:
+            raise KeyError(slug)
+        _cache[slug] = import_module(_MODULES[slug]).GAME
+    return _cache[slug]
