@@ -5,7 +5,7 @@ jokers "JK1".."JK6".
 """
 
 import re
-from functools import lru_cache
+from functools import cache
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -31,7 +31,7 @@ def is_card_id(card) -> bool:
     return isinstance(card, str) and bool(CARD_RE.match(card) or JOKER_RE.match(card))
 
 
-@lru_cache(maxsize=None)
+@cache
 def rank_of(card: str) -> str | None:
     """Rank of a card id ("10" for "10S2"); None for a printed joker."""
     if is_joker(card):
@@ -39,7 +39,7 @@ def rank_of(card: str) -> str | None:
     return card[:-2]
 
 
-@lru_cache(maxsize=None)
+@cache
 def suit_of(card: str) -> str | None:
     if is_joker(card):
         return None
@@ -57,7 +57,7 @@ def deck(copies: int = 1, jokers: int = 0) -> list[str]:
     return cards + [f"JK{n}" for n in range(1, jokers + 1)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def sort_key(card: str) -> tuple:
     """Order S,H,D,C then rank A…K then copy 1,2; jokers last (the rules' tie-break order)."""
     if is_joker(card):

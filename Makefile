@@ -1,0 +1,39 @@
+# Two commands: `make run` (site on http://127.0.0.1:8000/) and `make test` (the whole suite).
+# Embedded default: SQLite, in-process channel layer, Celery worker thread in the daphne process.
+# With DATABASE_URL and REDIS_URL set: PostgreSQL, Redis, and a separate Celery worker process.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup db run test lint fmt clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.lock pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 ou plus est requis")'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements.lock
+	@touch $(STAMP)
+
+db: setup
+	$(BIN)/python manage.py migrate --noinput -v 0
+	$(BIN)/python manage.py init_site
+
+run: db
+	$(BIN)/python manage.py serve
+
+test: setup
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: setup
+	$(BIN)/ruff check .
+
+fmt: setup
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) var staticfiles

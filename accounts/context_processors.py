@@ -1,0 +1,8 @@
+from accounts.services import user_balance
+
+
+def wallet(request):
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    return {"my_tokens": lambda: user_balance(user)}

@@ -1,0 +1,22 @@
+"""A small fixed-window rate limiter on the Django cache (Redis in production)."""
+
+from django.core.cache import cache
+
+
+def client_ip(request) -> str:
+    return request.META.get("REMOTE_ADDR", "unknown")
+
+
+def hit(key: str, *, limit: int, window: int) -> bool:
+    """Count one hit on `key`; True if the limit is exceeded within the window."""
+    cache.add(key, 0, timeout=window)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=window)
+        count = 1
+    return count > limit
+
+
+def throttled(request, scope: str, *, limit: int, window: int) -> bool:
+    return hit(f"throttle:{scope}:{client_ip(request)}", limit=limit, window=window)

@@ -1,0 +1,72 @@
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import LoginForm, SignupForm
+from accounts.services import user_balance, user_create
+from accounts.throttle import throttled
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        if throttled(request, "signup", limit=10, window=3600):
+            form.add_error(None, "Trop d'inscriptions depuis cette adresse. Réessaie plus tard.")
+        elif form.is_valid():
+            user = user_create(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=form.cleaned_data["email"],
+            )
+            login(request, user, backend="accounts.backends.HumanOnlyBackend")
+            messages.success(request, f"Bienvenue, {user.username} ! Tes jetons de départ t'attendent.")
+            target = request.POST.get("next", "")
+            if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+                return redirect(target)
+            return redirect("home")
+    return render(request, "accounts/signup.html", {"form": form, "next": request.GET.get("next", "")})
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        if throttled(request, "login", limit=20, window=300):
+            form = self.get_form()
+            form.is_valid()
+            form.add_error(None, "Trop de tentatives. Attends quelques minutes avant de réessayer.")
+            return self.form_invalid(form)
+        return super().post(request, *args, **kwargs)
+
+
+class LogoutView(auth_views.LogoutView):
+    pass
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:profile")
+
+    def form_valid(self, form):
+        messages.success(self.request, "Ton mot de passe a été modifié.")
+        return super().form_valid(form)
+
+
+@login_required
+def profile(request):
+    user = request.user
+    return render(
+        request,
+        "accounts/profile.html",
+        {"profile_user": user, "balance": user_balance(user)},
+    )

@@ -1,0 +1,33 @@
+"""A Celery worker thread inside the web process, for the embedded default mode.
+
+With no REDIS_URL the broker is Celery's in-memory transport, which only reaches
+consumers in the same process; so daphne starts this worker next to itself. Bot turns,
+timers and autoplay still run as Celery tasks, exactly as with separate workers.
+"""
+
+import logging
+import threading
+
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+_started = threading.Event()
+
+
+def start_embedded_worker() -> None:
+    if not settings.CELERY_EMBEDDED_WORKER or settings.CELERY_TASK_ALWAYS_EAGER or _started.is_set():
+        return
+    _started.set()
+    from rummy_site.celery import app
+
+    worker = app.WorkController(
+        pool_cls="threads",
+        concurrency=4,
+        loglevel="WARNING",
+        without_heartbeat=True,
+        without_mingle=True,
+        without_gossip=True,
+        hostname="embedded@localhost",
+    )
+    threading.Thread(target=worker.start, name="celery-embedded", daemon=True).start()
+    log.info("Embedded Celery worker started (memory broker)")

@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from tables import views as table_views
+
+urlpatterns = [
+    path("", table_views.home, name="home"),
+    path("regles/", table_views.rules_index, name="rules_index"),
+    path("regles/<slug:slug>/", table_views.rules_page, name="rules_page"),
+    path("compte/", include("accounts.urls")),
+    path("tables/", include("tables.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from tables import views
+
+app_name = "tables"
+
+urlpatterns = [
+    path("", views.home, name="lobby"),
+]

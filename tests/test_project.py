@@ -1,0 +1,37 @@
+"""Project-wide checks: migrations, deploy settings, lint."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.django_db
+def test_no_missing_migrations():
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def test_check_deploy_is_clean_in_production_mode():
+    env = {
+        **os.environ,
+        "DJANGO_ENV": "production",
+        "SECRET_KEY": "k" * 64 + "-production-test-key-with-enough-entropy",
+        "ALLOWED_HOSTS": "cartes.example.fr",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout, result.stdout + result.stderr
+
+
+def test_ruff_clean():
+    ruff = Path(sys.executable).with_name("ruff")
+    result = subprocess.run([str(ruff), "check", "."], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
