@@ -72,8 +72,24 @@ def name_fr(card: str) -> str:
     return f"{RANK_NAMES_FR[rank_of(card)]} de {SUIT_NAMES_FR[suit_of(card)]}"
 
 
+RANK_LETTERS_FR = {"J": "V", "Q": "D", "K": "R"}  # valet, dame, roi: the letters printed on French decks
+
+
+def rank_label(card: str) -> str:
+    """The rank as printed on a French card: "D" for a queen, "10", "A"; "" for a joker."""
+    rank = rank_of(card)
+    return "" if rank is None else RANK_LETTERS_FR.get(rank, rank)
+
+
 def label(card: str) -> str:
-    """Short label with symbol: "Q♥", "10♠", "JOKER"."""
+    """Short label with symbol: "D♥", "10♠", "JOKER"."""
     if is_joker(card):
         return "JOKER"
-    return f"{rank_of(card)}{SUIT_SYMBOLS[suit_of(card)]}"
+    return f"{rank_label(card)}{SUIT_SYMBOLS[suit_of(card)]}"
+
+
+def deadwood_value(card: str) -> int:
+    """Usual penalty value of a card left in hand: A=1, 2–10 face value, figures 10, joker 25."""
+    if is_joker(card):
+        return 25
+    return min(RANK_INDEX[rank_of(card)], 10)

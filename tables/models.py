@@ -64,3 +64,113 @@ class RulesPage(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+def new_invite_token() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(18)
+
+
+class Table(models.Model):
+    """A table: its game, options, seats, and the live match as a snapshot plus an append-only log."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "En attente de joueurs"
+        PLAYING = "playing", "En cours"
+        FINISHED = "finished", "Terminée"
+        CANCELLED = "cancelled", "Annulée"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="tables", verbose_name="jeu")
+    host = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="hosted_tables",
+                             verbose_name="hôte")
+    seats_count = models.PositiveSmallIntegerField("places")
+    options = models.JSONField("options", default=dict, blank=True)
+    stake = models.PositiveIntegerField("mise", default=0)
+    turn_timer_s = models.PositiveSmallIntegerField("temps par coup (s)", default=30)
+    private = models.BooleanField("privée", default=False)
+    invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token, editable=False)
+    status = models.CharField("statut", max_length=10, choices=Status.choices, default=Status.WAITING,
+                              db_index=True)
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True, editable=False)
+    seed = models.CharField(max_length=64, blank=True, editable=False)  # server-side only
+    deadline = models.DateTimeField("fin du coup en cours", null=True, blank=True)
+    settled = models.BooleanField("jetons réglés", default=False)
+    created = models.DateTimeField("créée le", auto_now_add=True)
+    started_at = models.DateTimeField("commencée le", null=True, blank=True)
+    finished_at = models.DateTimeField("terminée le", null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = "table"
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} — {self.game}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tables:table", args=[self.pk])
+
+
+class Seat(models.Model):
+    """A place at a table: a human player or a bot of some level."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField("place")
+    user = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="seats", verbose_name="joueur")
+    bot_level = models.PositiveSmallIntegerField("niveau du robot", null=True, blank=True)
+    connections = models.PositiveSmallIntegerField("connexions ouvertes", default=0)
+    last_seen = models.DateTimeField("vu le", null=True, blank=True)
+    left = models.BooleanField("a quitté", default=False)
+    hand_order = models.JSONField("ordre de la main", default=list, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["table", "user"], condition=models.Q(bot_level__isnull=True),
+                                    name="seat_user_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.position}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
+
+    @property
+    def connected(self) -> bool:
+        return self.is_bot or self.connections > 0
+
+
+class TableMove(models.Model):
+    """The append-only move log. Replaying it from the table's seed rebuilds the snapshot."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    move = models.JSONField()
+    actor = models.CharField(max_length=10, default="player")  # player, bot, autoplay, system
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="move_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.seq} {self.move}"
+
+
+class ChatMessage(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey("accounts.User", on_delete=models.CASCADE)
+    text = models.CharField(max_length=300)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"

@@ -5,5 +5,12 @@ from tables import views
 app_name = "tables"
 
 urlpatterns = [
-    path("", views.home, name="lobby"),
+    path("", views.lobby, name="lobby"),
+    path("nouvelle/", views.table_new, name="new"),
+    path("invitation/<str:token>/", views.table_invite, name="invite"),
+    path("<int:table_id>/", views.table_page, name="table"),
+    path("<int:table_id>/rejoindre/", views.table_join, name="join"),
+    path("<int:table_id>/commencer/", views.table_start, name="start"),
+    path("<int:table_id>/quitter/", views.table_leave, name="leave"),
+    path("<int:table_id>/action/", views.table_action, name="action"),
 ]

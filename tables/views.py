@@ -1,6 +1,16 @@
-from django.shortcuts import get_object_or_404, render
+import json
 
-from tables.models import Game, RulesPage
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tables import commands, rendering, services
+from tables.forms import TableCreateForm, playable_games
+from tables.models import Game, RulesPage, Table
+from tables.presenters import table_context
 
 
 def home(request):
@@ -16,3 +26,133 @@ def rules_index(request):
 def rules_page(request, slug: str):
     page = get_object_or_404(RulesPage.objects.select_related("game"), game__slug=slug, game__published=True)
     return render(request, "tables/rules_page.html", {"page": page, "game": page.game})
+
+
+def open_tables():
+    return (
+        Table.objects.filter(status=Table.Status.WAITING, private=False)
+        .select_related("game", "host")
+        .prefetch_related("seats")
+        .order_by("-created")[:50]
+    )
+
+
+def lobby(request):
+    slug = request.GET.get("jeu")
+    game = playable_games().filter(slug=slug).first() if slug else None
+    form = TableCreateForm(game=game) if request.user.is_authenticated else None
+    mine = []
+    if request.user.is_authenticated:
+        mine = (Table.objects.filter(seats__user=request.user, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+                .select_related("game").distinct()[:20])
+    context = {"tables": open_tables(), "form": form, "my_tables": mine, "requested": slug,
+               "requested_unplayable": bool(slug and game is None)}
+    if request.htmx and request.GET.get("fragment") == "list":
+        return render(request, "tables/lobby.html#table_list", context)
+    if request.htmx and request.GET.get("fragment") == "form":
+        return render(request, "tables/lobby.html#create_form", context)
+    return render(request, "tables/lobby.html", context)
+
+
+@login_required
+@require_POST
+def table_new(request):
+    form = TableCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            table = services.table_create(
+                host=request.user, game=form.cleaned_data["game"], seats_count=form.cleaned_data["seats_count"],
+                bot_levels=form.bot_levels(), options=form.engine_options(), stake=form.cleaned_data["stake"],
+                turn_timer_s=form.cleaned_data["turn_timer_s"], private=form.cleaned_data["private"],
+            )
+        except services.TableError as error:
+            form.add_error(None, error.message)
+        else:
+            if len(form.bot_levels()) == table.seats_count - 1:
+                try:
+                    services.table_start(table=table, user=request.user)
+                except services.TableError as error:
+                    messages.error(request, error.message)
+            return redirect(table)
+    context = {"tables": open_tables(), "form": form, "my_tables": []}
+    return render(request, "tables/lobby.html", context, status=400)
+
+
+def table_invite(request, token: str):
+    table = get_object_or_404(Table, invite_token=token)
+    if not request.user.is_authenticated:
+        messages.info(request, "Connecte-toi ou crée un compte pour rejoindre la table de ton ami.")
+        return redirect(f"{reverse('accounts:login')}?next={request.path}")
+    try:
+        services.seat_join(table=table, user=request.user)
+    except services.TableError as error:
+        messages.error(request, error.message)
+        return redirect("tables:lobby")
+    return redirect(table)
+
+
+@login_required
+@require_POST
+def table_join(request, table_id: int):
+    table = get_object_or_404(Table, pk=table_id, private=False)
+    return table_invite(request, table.invite_token)
+
+
+@login_required
+def table_page(request, table_id: int):
+    table = get_object_or_404(Table.objects.select_related("game", "host"), pk=table_id)
+    seats = list(table.seats.select_related("user"))
+    me = next((s for s in seats if s.user_id == request.user.pk), None)
+    if me is None:
+        messages.error(request, "Tu n'es pas assis à cette table.")
+        return redirect("tables:lobby")
+    context = table_context(table, seats, me)
+    context["invite_url"] = request.build_absolute_uri(reverse("tables:invite", args=[table.invite_token]))
+    context["is_host"] = table.host_id == request.user.pk
+    context["free_seats"] = table.seats_count - len(seats)
+    return render(request, "tables/table.html", context)
+
+
+@login_required
+@require_POST
+def table_start(request, table_id: int):
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        services.table_start(table=table, user=request.user)
+    except services.TableError as error:
+        messages.error(request, error.message)
+    return redirect(table)
+
+
+@login_required
+@require_POST
+def table_leave(request, table_id: int):
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        if table.status == Table.Status.WAITING:
+            services.seat_leave_waiting(table=table, user=request.user)
+        else:
+            services.seat_abandon(table_id=table.pk, user=request.user)
+    except services.TableError as error:
+        messages.error(request, error.message)
+        return redirect(table)
+    messages.info(request, "Tu as quitté la table.")
+    return redirect("tables:lobby")
+
+
+@login_required
+@require_POST
+def table_action(request, table_id: int):
+    """HTTP fallback for the websocket: same frames, same service; answers with HTML partials."""
+    get_object_or_404(Table, pk=table_id)
+    if request.content_type == "application/json":
+        try:
+            payload = json.loads(request.body or b"{}")
+        except ValueError:
+            return HttpResponseBadRequest(commands.error_html("Message illisible."))
+    else:
+        payload = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+    reply = commands.handle_frame(table_id, request.user.pk, payload)
+    if reply is None:
+        reply = rendering.render_for_user(table_id, request.user.pk) or ""
+    return HttpResponse(reply)

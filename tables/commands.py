@@ -1,0 +1,84 @@
+"""What a client frame asks for (websocket or HTTP fallback), parsed and handed to the services."""
+
+import contextlib
+import json
+
+from django.template.loader import render_to_string
+
+from accounts.models import User
+from tables import broadcast, chat, rendering, services
+from tables.models import Seat, Table
+
+CONTROL_KEYS = {"kind", "version", "HEADERS"}
+
+
+def error_html(message: str, rule_url: str = "") -> str:
+    return render_to_string("tables/table.html#error", {"error": message, "rule_url": rule_url})
+
+
+def connect_seat(table_id: int, user_id: int) -> int | None:
+    seat = services.seat_connected(table_id=table_id, user_id=user_id, delta=+1)
+    return None if seat is None else seat.position
+
+
+def disconnect_seat(table_id: int, user_id: int) -> None:
+    services.seat_connected(table_id=table_id, user_id=user_id, delta=-1)
+
+
+def full_view(table_id: int, user_id: int) -> str | None:
+    return rendering.render_for_user(table_id, user_id)
+
+
+def parse_move(payload: dict) -> tuple[dict, int | None]:
+    """The move (action + params) and the version the client saw. Values from forms arrive as text."""
+    move = {}
+    for key, value in payload.items():
+        if key in CONTROL_KEYS:
+            continue
+        if isinstance(value, str) and value[:1] in "[{":
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)
+        move[key] = value
+    version = payload.get("version")
+    try:
+        version = int(version) if version not in (None, "") else None
+    except (TypeError, ValueError):
+        version = -1  # unreadable: treated as stale, answered with the current view
+    return move, version
+
+
+def handle_frame(table_id: int, user_id: int, payload) -> str | None:
+    """Apply what the frame asks; returns HTML for this client only (errors, resync), or None."""
+    if not isinstance(payload, dict):
+        return error_html("Message illisible.")
+    table = Table.objects.select_related("game").filter(pk=table_id).first()
+    user = User.objects.filter(pk=user_id).first()
+    seat = Seat.objects.filter(table_id=table_id, user_id=user_id).first()
+    if table is None or user is None or seat is None:
+        return error_html("Tu n'es pas assis à cette table.")
+    kind = payload.get("kind", "move")
+    try:
+        if kind == "chat":
+            chat.chat_post(table=table, user=user, text=payload.get("text"))
+            broadcast.chat_posted(table_id, rendering.render_chat(table))
+            return None
+        if kind == "order":
+            order = payload.get("order")
+            if isinstance(order, str):
+                order = [c for c in order.split(",") if c]
+            services.hand_order_save(table_id=table_id, user=user, order=order)
+            return None
+        if kind == "leave":
+            services.seat_abandon(table_id=table_id, user=user)
+            return None
+        if kind != "move":
+            return error_html("Action inconnue.")
+    except services.TableError as error:
+        return error_html(error.message)
+    move, version = parse_move(payload)
+    outcome = services.play_move(table_id=table_id, seat=seat.position, move=move, expected_version=version)
+    if outcome.error is not None:
+        return error_html(outcome.error.message, rule_url=table.game.get_absolute_url())
+    if not outcome.applied:
+        return rendering.render_for_user(table_id, user_id)  # stale or duplicate: resync this client
+    return None

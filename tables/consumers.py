@@ -1,0 +1,64 @@
+"""One websocket per open table page. Routing only: every move goes to services.play_move."""
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tables import broadcast, commands
+
+MAX_FRAME = 4096
+FLOOD_LIMIT = 20  # frames per FLOOD_WINDOW seconds before the socket is closed (1008)
+FLOOD_WINDOW = 5.0
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        user = self.scope.get("user")
+        self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.seat = None
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        seat = await database_sync_to_async(commands.connect_seat)(self.table_id, user.pk)
+        if seat is None:
+            await self.close(code=4403)
+            return
+        self.seat = seat
+        self.frames: list[float] = []
+        await self.channel_layer.group_add(broadcast.seat_group(self.table_id, seat), self.channel_name)
+        await self.channel_layer.group_add(broadcast.public_group(self.table_id), self.channel_name)
+        await self.accept()
+        # Channels delivers at most once: a (re)connected page always gets the full current view.
+        html = await database_sync_to_async(commands.full_view)(self.table_id, user.pk)
+        if html:
+            await self.send(text_data=html)
+
+    async def disconnect(self, code):
+        if self.seat is None:
+            return
+        await self.channel_layer.group_discard(broadcast.seat_group(self.table_id, self.seat), self.channel_name)
+        await self.channel_layer.group_discard(broadcast.public_group(self.table_id), self.channel_name)
+        await database_sync_to_async(commands.disconnect_seat)(self.table_id, self.scope["user"].pk)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        now = time.monotonic()
+        self.frames = [t for t in self.frames if now - t < FLOOD_WINDOW] + [now]
+        if len(self.frames) > FLOOD_LIMIT:
+            await self.close(code=1008)
+            return
+        if text_data is None or len(text_data) > MAX_FRAME:
+            await self.send(text_data=commands.error_html("Message trop long ou illisible."))
+            return
+        try:
+            payload = json.loads(text_data)
+        except ValueError:
+            await self.send(text_data=commands.error_html("Message illisible."))
+            return
+        reply = await database_sync_to_async(commands.handle_frame)(self.table_id, self.scope["user"].pk, payload)
+        if reply:
+            await self.send(text_data=reply)
+
+    async def table_html(self, event):
+        await self.send(text_data=event["html"])

@@ -1,0 +1,104 @@
+"""Stakes, payouts and penalties of a table, through the accounts ledger only."""
+
+from decimal import ROUND_DOWN, Decimal
+
+from django.db.models import F
+
+from accounts.models import Account, LedgerEntry, User
+from accounts.services import house_account, player_account, pot_account, transfer_create, user_balance
+from tables.models import Seat, Table
+
+
+def ensure_can_stake(user: User, stake: int) -> None:
+    from tables.services import TableError
+
+    if stake and user_balance(user) < stake:
+        raise TableError(f"Il te faut au moins {stake} jetons pour t'asseoir à cette table.", "tokens")
+
+
+def stakes_escrow(*, table: Table, seats: list[Seat]) -> None:
+    """Every human's stake goes into the table's pot when the match starts."""
+    if not table.stake:
+        return
+    pot = pot_account(table.pk)
+    for seat in seats:
+        if seat.user_id and not seat.is_bot:
+            ensure_can_stake(seat.user, table.stake)
+            transfer_create(source=player_account(seat.user), target=pot, amount=table.stake,
+                            reason=LedgerEntry.Reason.STAKE, table_id=table.pk,
+                            idempotency_key=f"stake:{table.pk}:{seat.user_id}")
+
+
+def abandon_penalty(*, table: Table, user: User) -> None:
+    """Leaving after the deal: the stake stays in the pot, and the penalty goes to the house."""
+    penalty = min(table.game.abandon_penalty, user_balance(user))
+    if penalty > 0:
+        transfer_create(source=player_account(user), target=house_account(), amount=penalty,
+                        reason=LedgerEntry.Reason.PENALTY, table_id=table.pk,
+                        idempotency_key=f"penalty:{table.pk}:{user.pk}")
+
+
+def _pay(source: Account, target: Account, amount: int, reason: str, table: Table, key: str) -> None:
+    if amount > 0:
+        transfer_create(source=source, target=target, amount=amount, reason=reason, table_id=table.pk,
+                        idempotency_key=key)
+
+
+def match_settle(*, table: Table, result: dict) -> None:
+    """Pay out once the engine has a result. Idempotent: keyed transfers and the `settled` flag."""
+    if Table.objects.filter(pk=table.pk, settled=True).exists():
+        return
+    seats = {s.position: s for s in table.seats.select_related("user")}
+    humans = [s for s in seats.values() if s.user_id and not s.is_bot]
+    winners = [w for w in result.get("winners", []) if w in seats]
+    pot = pot_account(table.pk)
+    pot.refresh_from_db()
+    house = house_account()
+    bots = [s.bot_level for s in seats.values() if s.is_bot]
+
+    if len(humans) == 1 and bots:
+        _settle_against_bots(table, humans[0], winners, pot, house, max(bots))
+    else:
+        _settle_pot(table, seats, winners, result.get("shares"), pot, house)
+
+    winner_users = [seats[w].user_id for w in winners if seats[w].user_id and not seats[w].is_bot]
+    User.objects.filter(pk__in=[s.user_id for s in humans]).update(games_played=F("games_played") + 1)
+    User.objects.filter(pk__in=winner_users).update(games_won=F("games_won") + 1)
+    Table.objects.filter(pk=table.pk).update(settled=True)
+
+
+def _settle_against_bots(table, human: Seat, winners, pot, house, level: int) -> None:
+    """Alone against bots: a win returns the stake plus a payout by the bots' level; a loss costs the stake."""
+    account = player_account(human.user)
+    if human.position in winners and not human.left:
+        share = Decimal(1) / len(winners)
+        payout = int((Decimal(table.stake) * table.game.bot_payout(level) * share).to_integral_value(ROUND_DOWN))
+        _pay(pot, account, pot.balance, LedgerEntry.Reason.REFUND, table, f"settle:{table.pk}:refund")
+        _pay(house, account, payout, LedgerEntry.Reason.BOT_PAYOUT, table, f"settle:{table.pk}:payout")
+    else:
+        _pay(pot, house, pot.balance, LedgerEntry.Reason.LOSS, table, f"settle:{table.pk}:loss")
+
+
+def _settle_pot(table, seats, winners, shares, pot, house) -> None:
+    """Between humans: the winner takes the pot (or the rules' prize split); bots' shares go to the house."""
+    total = pot.balance
+    if total <= 0:
+        return
+    if shares:
+        split = {int(seat): Decimal(str(frac)) for seat, frac in shares.items()}
+    else:
+        split = {w: Decimal(1) / len(winners) for w in winners} if winners else {}
+    paid = 0
+    for position, frac in sorted(split.items(), key=lambda item: -item[1]):
+        seat = seats.get(position)
+        amount = int((Decimal(total) * frac).to_integral_value(ROUND_DOWN))
+        if seat is None or amount <= 0:
+            continue
+        target = house if (seat.is_bot or not seat.user_id) else player_account(seat.user)
+        _pay(pot, target, amount, LedgerEntry.Reason.WIN, table, f"settle:{table.pk}:{position}")
+        paid += amount
+    rest = total - paid
+    if rest > 0:
+        first = next((seats[w] for w in winners if not seats[w].is_bot), None)
+        target = player_account(first.user) if first else house
+        _pay(pot, target, rest, LedgerEntry.Reason.WIN, table, f"settle:{table.pk}:rest")

@@ -1,0 +1,67 @@
+from django import forms
+
+from engine import games
+from tables.models import Game
+from tables.services import TURN_TIMERS
+
+SEAT_CHOICES = [("human", "Un ami (invitation)"), ("1", "Robot Débutant"), ("2", "Robot Confirmé"),
+                ("3", "Robot Expert")]
+
+
+def playable_games():
+    return Game.objects.filter(published=True, slug__in=games.available())
+
+
+class TableCreateForm(forms.Form):
+    """« Nouvelle table »: game, seats, who sits where, options, timer and stake."""
+
+    game = forms.ModelChoiceField(label="Jeu", queryset=Game.objects.none(), to_field_name="slug",
+                                  empty_label=None)
+    seats_count = forms.TypedChoiceField(label="Nombre de joueurs", coerce=int, choices=[(2, "2"), (3, "3"), (4, "4")])
+    seat_1 = forms.ChoiceField(label="Place 2", choices=SEAT_CHOICES, initial="2")
+    seat_2 = forms.ChoiceField(label="Place 3", choices=SEAT_CHOICES, initial="2", required=False)
+    seat_3 = forms.ChoiceField(label="Place 4", choices=SEAT_CHOICES, initial="2", required=False)
+    turn_timer_s = forms.TypedChoiceField(label="Temps par coup", coerce=int, initial=30,
+                                          choices=[(t, f"{t} secondes") for t in TURN_TIMERS])
+    stake = forms.TypedChoiceField(label="Mise (jetons)", coerce=int, choices=[])
+    private = forms.BooleanField(label="Table privée (sur invitation seulement)", required=False, initial=True)
+
+    def __init__(self, *args, game: Game | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].queryset = playable_games()
+        game = game or self._selected_game() or self.fields["game"].queryset.first()
+        self.selected_game = game
+        if game is None:
+            return
+        self.fields["game"].initial = game.slug
+        info = games.get(game.slug).info
+        self.fields["seats_count"].choices = [(n, str(n)) for n in range(info.min_players, info.max_players + 1)]
+        self.fields["seats_count"].initial = info.default_players
+        self.fields["stake"].choices = [(s, "Partie amicale (0)" if s == 0 else f"{s} jetons")
+                                        for s in game.allowed_stakes()]
+        self.fields["stake"].initial = game.default_stake
+        self.option_names = []
+        for opt in info.options:
+            name = f"opt_{opt.name}"
+            self.fields[name] = forms.ChoiceField(label=opt.label, choices=[(str(v), lbl) for v, lbl in opt.choices],
+                                                  initial=str(opt.default))
+            self.option_names.append((name, opt))
+
+    def _selected_game(self):
+        slug = self.data.get("game") if self.data else None
+        return self.fields["game"].queryset.filter(slug=slug).first() if slug else None
+
+    def bot_levels(self) -> dict[int, int]:
+        levels = {}
+        for position in range(1, self.cleaned_data["seats_count"]):
+            choice = self.cleaned_data.get(f"seat_{position}") or "human"
+            if choice != "human":
+                levels[position] = int(choice)
+        return levels
+
+    def engine_options(self) -> dict:
+        options = {}
+        for name, opt in getattr(self, "option_names", []):
+            raw = self.cleaned_data.get(name)
+            options[opt.name] = next((v for v, _ in opt.choices if str(v) == raw), opt.default)
+        return options

@@ -1,0 +1,34 @@
+"""Render the table: the same {% partialdef %} blocks serve the first page load and every push."""
+
+from django.template.loader import render_to_string
+
+from tables.models import Seat, Table
+from tables.presenters import table_context
+
+PUSH_PARTIALS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_end")
+
+
+def render_push(table: Table, seats: list[Seat], seat: Seat | None, *, error: str | None = None) -> str:
+    """Every piece of the table for one seat, each root element carrying its id for an OOB swap."""
+    ctx = table_context(table, seats, seat, error=error)
+    return render_to_string("tables/table_push.html", ctx)
+
+
+def render_error(message: str) -> str:
+    return render_to_string("tables/table.html#error", {"error": message})
+
+
+def render_chat(table: Table) -> str:
+    from tables.models import ChatMessage
+
+    chat = list(ChatMessage.objects.filter(table=table).select_related("user").order_by("-created")[:30])[::-1]
+    return render_to_string("tables/table.html#chat", {"chat": chat, "table": table})
+
+
+def render_for_user(table_id: int, user_id: int) -> str | None:
+    table = Table.objects.select_related("game", "host").filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = list(table.seats.select_related("user"))
+    me = next((s for s in seats if s.user_id == user_id), None)
+    return render_push(table, seats, me) + render_chat(table)

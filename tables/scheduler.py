@@ -1,0 +1,98 @@
+"""What happens after a commit: pushes to the seats, and the next bot turn, timer or autoplay.
+
+With CELERY_TASK_ALWAYS_EAGER (tests) tasks run through a trampoline instead of nesting
+inside each other's on_commit callbacks, so a whole bot match does not grow the stack.
+Timers are not run eagerly: tests fire them explicitly.
+"""
+
+import threading
+from collections import deque
+
+from django.conf import settings
+from django.db import transaction
+
+_local = threading.local()
+
+
+def _enqueue(task, args: tuple, countdown: float = 0, timer: bool = False) -> None:
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        task.apply_async(args=args, countdown=countdown)
+        return
+    if timer:
+        return
+    queue = getattr(_local, "queue", None)
+    if queue is not None:
+        queue.append((task, args))
+        return
+    _local.queue = queue = deque([(task, args)])
+    try:
+        while queue:
+            pending, pending_args = queue.popleft()
+            pending.run(*pending_args)
+    finally:
+        _local.queue = None
+
+
+def after_commit_move(table) -> None:
+    table_id, version = table.pk, table.version
+    transaction.on_commit(lambda: _after_move(table_id, version))
+
+
+def _after_move(table_id: int, version: int) -> None:
+    from tables import broadcast
+
+    broadcast.table_changed(table_id)
+    broadcast.lobby_changed()
+    schedule_decisions(table_id, version)
+
+
+def after_commit_table_changed(table_id: int) -> None:
+    from tables import broadcast
+
+    transaction.on_commit(lambda: broadcast.table_changed(table_id))
+
+
+def after_commit_lobby_changed() -> None:
+    from tables import broadcast
+
+    transaction.on_commit(broadcast.lobby_changed)
+
+
+def after_commit_autoplay_if_due(table_id: int) -> None:
+    """A player just lost every connection: if it is their decision, autoplay it now."""
+    from tables.models import Table
+
+    def run():
+        version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+        if version is not None:
+            schedule_decisions(table_id, version)
+
+    transaction.on_commit(run)
+
+
+def schedule_decisions(table_id: int, version: int) -> None:
+    """Queue what the current decision needs: a bot turn, an autoplay, a timer, or the next round."""
+    from tables import tasks
+    from tables.models import Table
+    from tables.services import engine_for
+
+    table = Table.objects.select_related("game").filter(pk=table_id, version=version).first()
+    if table is None or table.status != Table.Status.PLAYING or table.state is None:
+        return
+    engine = engine_for(table)
+    to_act = engine.to_act(table.state)
+    if not to_act:
+        if engine.result(table.state) is None:
+            _enqueue(tasks.next_round, (table_id, version), countdown=settings.NEXT_ROUND_DELAY_SECONDS)
+        return
+    seats = {s.position: s for s in table.seats.all()}
+    for position in to_act:
+        seat = seats.get(position)
+        if seat is None:
+            continue
+        if seat.is_bot:
+            _enqueue(tasks.bot_turn, (table_id, version, position), countdown=settings.BOT_DELAY_SECONDS)
+        elif seat.left or seat.connections == 0:
+            _enqueue(tasks.autoplay_turn, (table_id, version, position))
+        else:
+            _enqueue(tasks.autoplay_turn, (table_id, version, position), countdown=table.turn_timer_s, timer=True)

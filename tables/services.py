@@ -1,0 +1,262 @@
+"""Table services: the only place a move is applied, tables are created, joined, started and settled.
+
+`play_move` is the one path for every move: websocket clicks, the HTTP fallback, bot tasks,
+timers and the autoplay of disconnected players all call it.
+"""
+
+import logging
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from engine import IllegalMove, games
+from engine.rng import new_seed
+from tables import economy, scheduler
+from tables.models import Game, Seat, Table, TableMove
+
+log = logging.getLogger(__name__)
+
+TURN_TIMERS = (15, 30, 60)
+
+
+class TableError(Exception):
+    """A request the table refuses, with a French message for the player."""
+
+    def __init__(self, message: str, code: str = "refused"):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass
+class MoveOutcome:
+    applied: bool
+    version: int
+    error: IllegalMove | None = None
+
+
+def engine_for(table: Table):
+    return games.get(table.game.slug)
+
+
+# --- creating and joining ----------------------------------------------------------------
+
+@transaction.atomic
+def table_create(
+    *,
+    host: User,
+    game: Game,
+    seats_count: int,
+    bot_levels: dict[int, int] | None = None,
+    options: dict | None = None,
+    stake: int | None = None,
+    turn_timer_s: int = 30,
+    private: bool = True,
+) -> Table:
+    """A new table with the host at seat 0 and bots where asked ({position: level})."""
+    try:
+        engine = games.get(game.slug)
+    except KeyError:
+        raise TableError("Ce jeu n'est pas encore jouable en ligne.", "not_playable") from None
+    info = engine.info
+    if not info.min_players <= seats_count <= info.max_players:
+        raise TableError(f"Ce jeu se joue de {info.min_players} à {info.max_players} joueurs.", "seats")
+    try:
+        options = info.clean_options(options)
+    except ValueError:
+        raise TableError("Une option de la table n'est pas valable.", "options") from None
+    stake = game.default_stake if stake is None else stake
+    if stake not in game.allowed_stakes():
+        raise TableError("Cette mise n'est pas autorisée pour ce jeu.", "stake")
+    if turn_timer_s not in TURN_TIMERS:
+        raise TableError("Ce temps par coup n'est pas proposé.", "timer")
+    bot_levels = bot_levels or {}
+    if any(pos <= 0 or pos >= seats_count or level not in (1, 2, 3) for pos, level in bot_levels.items()):
+        raise TableError("Les robots doivent occuper des places libres, au niveau 1, 2 ou 3.", "bots")
+    economy.ensure_can_stake(host, stake)
+    table = Table.objects.create(
+        game=game, host=host, seats_count=seats_count, options=options, stake=stake,
+        turn_timer_s=turn_timer_s, private=private,
+    )
+    Seat.objects.create(table=table, position=0, user=host)
+    for position, level in sorted(bot_levels.items()):
+        Seat.objects.create(table=table, position=position, bot_level=level)
+    scheduler.after_commit_lobby_changed()
+    return table
+
+
+@transaction.atomic
+def seat_join(*, table: Table, user: User) -> Seat:
+    """Take the first free seat (invite link or lobby)."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    existing = table.seats.filter(user=user).first()
+    if existing:
+        return existing
+    if table.status != Table.Status.WAITING:
+        raise TableError("La partie a déjà commencé à cette table.", "started")
+    taken = set(table.seats.values_list("position", flat=True))
+    free = [p for p in range(table.seats_count) if p not in taken]
+    if not free:
+        raise TableError("Cette table est complète.", "full")
+    economy.ensure_can_stake(user, table.stake)
+    seat = Seat.objects.create(table=table, position=free[0], user=user)
+    scheduler.after_commit_table_changed(table.pk)
+    scheduler.after_commit_lobby_changed()
+    return seat
+
+
+@transaction.atomic
+def seat_leave_waiting(*, table: Table, user: User) -> None:
+    """Leave a table that has not started; the host leaving cancels it."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.status != Table.Status.WAITING:
+        raise TableError("La partie a commencé : utilise « Quitter » depuis la table.", "started")
+    if table.host_id == user.pk:
+        table.status = Table.Status.CANCELLED
+        table.save(update_fields=["status"])
+    else:
+        table.seats.filter(user=user).delete()
+    scheduler.after_commit_table_changed(table.pk)
+    scheduler.after_commit_lobby_changed()
+
+
+@transaction.atomic
+def table_start(*, table: Table, user: User) -> Table:
+    """The host starts once every seat is taken: stakes go to the pot, the first round is dealt."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.host_id != user.pk:
+        raise TableError("Seul l'hôte peut lancer la partie.", "not_host")
+    if table.status != Table.Status.WAITING:
+        raise TableError("La partie a déjà commencé.", "started")
+    seats = list(table.seats.select_related("user"))
+    if len(seats) < table.seats_count:
+        raise TableError("Toutes les places doivent être occupées pour commencer.", "not_full")
+    economy.stakes_escrow(table=table, seats=seats)
+    table.seed = new_seed()
+    table.state = engine_for(table).new_match(table.seats_count, table.options, table.seed)
+    table.status = Table.Status.PLAYING
+    table.started_at = timezone.now()
+    table.version = 1
+    _update_deadline(table)
+    table.save()
+    TableMove.objects.create(table=table, seq=1, seat=None, move={"action": "start"}, actor="system")
+    scheduler.after_commit_move(table)
+    scheduler.after_commit_lobby_changed()
+    return table
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+def play_move(*, table_id: int, seat: int, move, expected_version: int | None, actor: str = "player") -> MoveOutcome:
+    """Apply one move under a row lock (PostgreSQL) / write lock (SQLite BEGIN IMMEDIATE).
+
+    A stale or duplicate submission (expected_version not current) changes nothing and is
+    answered with the current version, so the client resyncs. Illegal moves raise nothing:
+    the outcome carries the engine's French message and the state is untouched.
+    """
+    with transaction.atomic():
+        table = Table.objects.select_for_update().select_related("game").get(pk=table_id)
+        if table.status != Table.Status.PLAYING or table.state is None:
+            return MoveOutcome(False, table.version, IllegalMove("not_playing", "La partie n'est pas en cours."))
+        if expected_version is not None and expected_version != table.version:
+            return MoveOutcome(False, table.version)
+        engine = engine_for(table)
+        try:
+            state, _events = engine.apply(table.state, seat, move)
+        except IllegalMove as error:
+            return MoveOutcome(False, table.version, error)
+        _commit_state(table, engine, state, seat=seat, move=move, actor=actor)
+        return MoveOutcome(True, table.version)
+
+
+def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: dict, actor: str) -> None:
+    previous = table.version
+    table.state = state
+    table.version = previous + 1
+    _update_deadline(table)
+    fields = ["state", "version", "deadline"]
+    result = engine.result(state)
+    if result is not None and table.status == Table.Status.PLAYING:
+        table.status = Table.Status.FINISHED
+        table.finished_at = timezone.now()
+        fields += ["status", "finished_at"]
+    # Version-checked write: a concurrent writer that slipped past the lock cannot double-apply.
+    updated = Table.objects.filter(pk=table.pk, version=previous).update(
+        **{name: getattr(table, name) for name in fields}
+    )
+    if updated != 1:
+        raise RuntimeError(f"table {table.pk} changed under its lock")
+    TableMove.objects.create(table=table, seq=table.version, seat=seat, move=move, actor=actor)
+    if result is not None:
+        economy.match_settle(table=table, result=result)
+    scheduler.after_commit_move(table)
+
+
+def _update_deadline(table: Table) -> None:
+    engine = engine_for(table)
+    if table.state is None or not engine.to_act(table.state):
+        table.deadline = None
+        return
+    table.deadline = timezone.now() + timezone.timedelta(seconds=table.turn_timer_s)
+
+
+def seat_abandon(*, table_id: int, user: User) -> None:
+    """« Quitter » during a match: the engine removes the seat; the economy charges the penalty."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().select_related("game").get(pk=table_id)
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise TableError("Tu n'es pas assis à cette table.", "not_seated")
+        if table.status != Table.Status.PLAYING:
+            seat.left = True
+            seat.save(update_fields=["left"])
+            return
+        if seat.left:
+            return
+        engine = engine_for(table)
+        state, _events = engine.leave(table.state, seat.position)
+        seat.left = True
+        seat.save(update_fields=["left"])
+        economy.abandon_penalty(table=table, user=user)
+        _commit_state(table, engine, state, seat=seat.position, move={"action": "leave"}, actor="player")
+
+
+def replay(table: Table) -> dict | None:
+    """Rebuild the state from the seed and the log (tests and audits)."""
+    engine = engine_for(table)
+    state = None
+    for entry in table.moves.order_by("seq"):
+        action = entry.move.get("action")
+        if action == "start":
+            state = engine.new_match(table.seats_count, table.options, table.seed)
+        elif action == "leave":
+            state, _ = engine.leave(state, entry.seat)
+        else:
+            state, _ = engine.apply(state, entry.seat, entry.move)
+    return state
+
+
+# --- seats: connection, order, bots ---------------------------------------------------------
+
+def seat_connected(*, table_id: int, user_id: int, delta: int) -> Seat | None:
+    """Count the seat's open sockets; returns the seat (None if the user is not seated)."""
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().filter(table_id=table_id, user_id=user_id).first()
+        if seat is None:
+            return None
+        seat.connections = max(0, seat.connections + delta)
+        seat.last_seen = timezone.now()
+        seat.save(update_fields=["connections", "last_seen"])
+        if seat.connections == 0:
+            scheduler.after_commit_autoplay_if_due(table_id)
+        scheduler.after_commit_table_changed(table_id)
+        return seat
+
+
+def hand_order_save(*, table_id: int, user: User, order: list) -> None:
+    """Remember my manual hand order (cards I no longer hold are dropped when rendering)."""
+    if not isinstance(order, list) or len(order) > 40 or not all(isinstance(c, str) and len(c) < 8 for c in order):
+        raise TableError("Ordre de cartes invalide.", "bad_order")
+    Seat.objects.filter(table_id=table_id, user=user).update(hand_order=order)

@@ -1,0 +1,63 @@
+"""Celery tasks: each loads the table, checks its version, and calls the same play_move service."""
+
+import hashlib
+import random
+
+from celery import shared_task
+
+from engine import bots
+from tables import services
+from tables.models import Table
+
+
+def _current(table_id: int, version: int) -> Table | None:
+    table = Table.objects.select_related("game").filter(pk=table_id).first()
+    if table is None or table.version != version or table.status != Table.Status.PLAYING:
+        return None  # stale: somebody already moved
+    return table
+
+
+@shared_task(ignore_result=True)
+def bot_turn(table_id: int, version: int, seat: int) -> None:
+    table = _current(table_id, version)
+    if table is None:
+        return
+    bot_seat = table.seats.filter(position=seat).first()
+    if bot_seat is None or not bot_seat.is_bot:
+        return
+    engine = services.engine_for(table)
+    legal = engine.legal_moves(table.state, seat)
+    if not legal:
+        return
+    view = engine.view(table.state, seat)
+    # A per-decision RNG derived one-way from the seed: reproducible, and it tells the bot nothing.
+    digest = hashlib.sha256(f"{table.seed}:bot:{version}:{seat}".encode()).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    move = bots.choose(engine, view, legal, bot_seat.bot_level, rng)
+    services.play_move(table_id=table_id, seat=seat, move=move, expected_version=version, actor="bot")
+
+
+@shared_task(ignore_result=True)
+def autoplay_turn(table_id: int, version: int, seat: int) -> None:
+    """The move timer ran out, or the player is disconnected: the rules' autoplay policy plays."""
+    table = _current(table_id, version)
+    if table is None:
+        return
+    engine = services.engine_for(table)
+    if seat not in engine.to_act(table.state):
+        return
+    move = engine.autoplay(table.state, seat)
+    services.play_move(table_id=table_id, seat=seat, move=move, expected_version=version, actor="autoplay")
+
+
+@shared_task(ignore_result=True)
+def next_round(table_id: int, version: int) -> None:
+    table = _current(table_id, version)
+    if table is None:
+        return
+    engine = services.engine_for(table)
+    if engine.to_act(table.state) or engine.result(table.state) is not None:
+        return
+    seat = table.state["active"][0]
+    services.play_move(table_id=table_id, seat=seat, move={"action": "next_round"}, expected_version=version,
+                       actor="system")
