@@ -178,6 +178,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # --- Game timing --------------------------------------------------------------------------
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 NEXT_ROUND_DELAY_SECONDS = float(os.environ.get("NEXT_ROUND_DELAY_SECONDS", "8"))
+DISCONNECT_GRACE_SECONDS = float(os.environ.get("DISCONNECT_GRACE_SECONDS", "4"))
 
 # --- Security -----------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

@@ -30,3 +30,15 @@ def read_page(slug: str) -> dict | None:
         key, _, value = line.partition(":")
         meta[key.strip()] = value.strip()
     return {"title": meta.get("title", slug), "meta_description": meta.get("description", ""), "body": body.strip()}
+
+
+def seed(game_model, page_model) -> None:
+    """Create missing games and rules pages (used by the data migration and by test set-up)."""
+    for order, (slug, name, min_p, max_p, tagline) in enumerate(GAMES, start=1):
+        game, created = game_model.objects.get_or_create(
+            slug=slug,
+            defaults={"name": name, "min_players": min_p, "max_players": max_p, "order": order, "tagline": tagline},
+        )
+        page = read_page(slug)
+        if page and not page_model.objects.filter(game=game).exists():
+            page_model.objects.create(game=game, **page)

@@ -2,7 +2,8 @@
 
 With CELERY_TASK_ALWAYS_EAGER (tests) tasks run through a trampoline instead of nesting
 inside each other's on_commit callbacks, so a whole bot match does not grow the stack.
-Timers are not run eagerly: tests fire them explicitly.
+Delayed tasks (timers, the grace before autoplaying a disconnected player) are not run
+eagerly: tests fire them explicitly.
 """
 
 import threading
@@ -14,11 +15,11 @@ from django.db import transaction
 _local = threading.local()
 
 
-def _enqueue(task, args: tuple, countdown: float = 0, timer: bool = False) -> None:
+def _enqueue(task, args: tuple, countdown: float = 0) -> None:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         task.apply_async(args=args, countdown=countdown)
         return
-    if timer:
+    if countdown > 0:
         return
     queue = getattr(_local, "queue", None)
     if queue is not None:
@@ -92,7 +93,12 @@ def schedule_decisions(table_id: int, version: int) -> None:
             continue
         if seat.is_bot:
             _enqueue(tasks.bot_turn, (table_id, version, position), countdown=settings.BOT_DELAY_SECONDS)
-        elif seat.left or seat.connections == 0:
+        elif seat.left:
             _enqueue(tasks.autoplay_turn, (table_id, version, position))
         else:
-            _enqueue(tasks.autoplay_turn, (table_id, version, position), countdown=table.turn_timer_s, timer=True)
+            # A page reload or a new page after « Créer la table » is a short disconnection:
+            # give the player a few seconds before the rules' autoplay takes the decision.
+            if seat.connections == 0:
+                _enqueue(tasks.autoplay_turn, (table_id, version, position, True),
+                         countdown=settings.DISCONNECT_GRACE_SECONDS)
+            _enqueue(tasks.autoplay_turn, (table_id, version, position), countdown=table.turn_timer_s)

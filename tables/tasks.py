@@ -38,11 +38,13 @@ def bot_turn(table_id: int, version: int, seat: int) -> None:
 
 
 @shared_task(ignore_result=True)
-def autoplay_turn(table_id: int, version: int, seat: int) -> None:
+def autoplay_turn(table_id: int, version: int, seat: int, only_if_disconnected: bool = False) -> None:
     """The move timer ran out, or the player is disconnected: the rules' autoplay policy plays."""
     table = _current(table_id, version)
     if table is None:
         return
+    if only_if_disconnected and table.seats.filter(position=seat, connections__gt=0).exists():
+        return  # back in time: the move timer still runs
     engine = services.engine_for(table)
     if seat not in engine.to_act(table.state):
         return

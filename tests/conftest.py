@@ -3,6 +3,21 @@ from django.core.cache import cache
 
 
 @pytest.fixture(autouse=True)
+def _catalogue(request):
+    """Transactional tests flush the database: put the seeded games, pages and bots back."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is not None and marker.kwargs.get("transaction"):
+        request.getfixturevalue("transactional_db")
+        from accounts.services import bots_ensure
+        from tables import catalogue
+        from tables.models import Game, RulesPage
+
+        catalogue.seed(Game, RulesPage)
+        bots_ensure()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache():
     """Rate limits live in the cache: each test starts with fresh counters."""
     cache.clear()
@@ -20,3 +35,21 @@ def player(db):
 def player_client(client, player):
     client.force_login(player, backend="accounts.backends.HumanOnlyBackend")
     return client
+
+
+@pytest.fixture(autouse=True)
+def _fast_tables(settings):
+    """Tasks run eagerly through the scheduler's trampoline; bots and rounds don't wait."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.BOT_DELAY_SECONDS = 0
+    settings.NEXT_ROUND_DELAY_SECONDS = 0
+
+
+@pytest.fixture
+def make_player(db):
+    from accounts.services import user_create
+
+    def make(name: str):
+        return user_create(username=name, password="Tr3s-secret!", email="")
+
+    return make

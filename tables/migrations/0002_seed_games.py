@@ -2,20 +2,11 @@
 
 from django.db import migrations
 
-from tables.catalogue import GAMES, read_page
+from tables import catalogue
 
 
 def seed(apps, schema_editor):
-    Game = apps.get_model("tables", "Game")
-    RulesPage = apps.get_model("tables", "RulesPage")
-    for order, (slug, name, min_p, max_p, tagline) in enumerate(GAMES, start=1):
-        game, _ = Game.objects.update_or_create(
-            slug=slug,
-            defaults={"name": name, "min_players": min_p, "max_players": max_p, "order": order, "tagline": tagline},
-        )
-        page = read_page(slug)
-        if page and not RulesPage.objects.filter(game=game).exists():
-            RulesPage.objects.create(game=game, **page)
+    catalogue.seed(apps.get_model("tables", "Game"), apps.get_model("tables", "RulesPage"))
 
 
 def unseed(apps, schema_editor):

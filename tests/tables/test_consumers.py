@@ -1,0 +1,112 @@
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from engine import games
+from rummy_site.asgi import application
+from tables.consumers import TableConsumer
+from tables.models import Seat
+from tests.tables.helpers import create_table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def communicator(table_id, user):
+    comm = WebsocketCommunicator(TableConsumer.as_asgi(), f"/ws/tables/{table_id}/")
+    comm.scope["user"] = user
+    comm.scope["url_route"] = {"kwargs": {"table_id": table_id}}
+    return comm
+
+
+async def test_anonymous_socket_is_refused(player):
+    table = await database_sync_to_async(create_table)(player, "gin", seats=2, bots={1: 1})
+    comm = communicator(table.pk, AnonymousUser())
+    connected, code = await comm.connect()
+    assert not connected and code == 4401
+
+
+async def test_foreign_table_is_refused(player, make_player):
+    table = await database_sync_to_async(create_table)(player, "gin", seats=2, bots={1: 1})
+    stranger = await database_sync_to_async(make_player)("intrus")
+    comm = communicator(table.pk, stranger)
+    connected, code = await comm.connect()
+    assert not connected and code == 4403
+
+
+async def test_foreign_origin_is_refused(player):
+    table = await database_sync_to_async(create_table)(player, "gin", seats=2, bots={1: 1})
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await comm.connect()
+    assert not connected
+
+
+async def test_each_seat_receives_only_its_own_hand(make_player):
+    alice = await database_sync_to_async(make_player)("alice")
+    bruno = await database_sync_to_async(make_player)("bruno")
+
+    def setup():
+        from tables import services
+
+        table = create_table(alice, "gin", seats=2, bots={}, start=False)
+        services.seat_join(table=table, user=bruno)
+        services.table_start(table=table, user=alice)
+        table.refresh_from_db()
+        return table
+
+    table = await database_sync_to_async(setup)()
+    hands = {s: table.state["hands"][s] for s in (0, 1)}
+    received = {}
+    for user, seat in ((alice, 0), (bruno, 1)):
+        comm = communicator(table.pk, user)
+        connected, _ = await comm.connect()
+        assert connected
+        received[seat] = await comm.receive_from(timeout=5)
+        await comm.disconnect()
+    for seat, other in ((0, 1), (1, 0)):
+        for card in hands[seat]:
+            assert f'data-card="{card}"' in received[seat]
+        for card in hands[other]:
+            assert f'data-card="{card}"' not in received[seat], "another seat's card leaked"
+
+
+async def test_a_move_is_pushed_to_the_other_seat(make_player):
+    alice = await database_sync_to_async(make_player)("alice")
+    bruno = await database_sync_to_async(make_player)("bruno")
+
+    def setup():
+        from tables import services
+
+        table = create_table(alice, "gin", seats=2, bots={}, start=False)
+        services.seat_join(table=table, user=bruno)
+        services.table_start(table=table, user=alice)
+        table.refresh_from_db()
+        return table
+
+    table = await database_sync_to_async(setup)()
+    engine = games.get("gin")
+    actor = engine.to_act(table.state)[0]
+    users = {0: alice, 1: bruno}
+    comms = {}
+    for seat in (0, 1):
+        comms[seat] = communicator(table.pk, users[seat])
+        assert (await comms[seat].connect())[0]
+        await comms[seat].receive_from(timeout=5)
+    move = engine.autoplay(table.state, actor)
+    await comms[actor].send_json_to({"kind": "move", **move, "version": table.version})
+    other = 1 - actor
+    push = await comms[other].receive_from(timeout=5)
+    assert 'id="table-status"' in push or "table-" in push
+    for comm in comms.values():
+        await comm.disconnect()
+
+
+async def test_disconnect_marks_the_seat(player):
+    table = await database_sync_to_async(create_table)(player, "gin", seats=2, bots={1: 1})
+    comm = communicator(table.pk, player)
+    assert (await comm.connect())[0]
+    seat = await database_sync_to_async(Seat.objects.get)(table=table, position=0)
+    assert seat.connections == 1
+    await comm.disconnect()
+    seat = await database_sync_to_async(Seat.objects.get)(table=table, position=0)
+    assert seat.connections == 0
