@@ -41,6 +41,11 @@ def _discards(key: tuple) -> dict:
     return melds.best_discards(list(key), rules())
 
 
+@lru_cache(maxsize=4096)
+def _deadwood(key: tuple) -> int:
+    return melds.deadwood(list(key), rules())
+
+
 def best_arrangement(hand: list[str]):
     """The solver's best Arrangement of `hand` (`.points`, `.melds`, `.deadwood`)."""
     return _arrangement(tuple(sorted(hand)))
@@ -53,6 +58,17 @@ def discards(hand: list[str]) -> dict:
 
 def card_value(card: str) -> int:
     return melds.card_value(card, rules())
+
+
+def knock_discards(hand: list[str]) -> dict:
+    """(H+1)-card hand: {card: deadwood left} for each discard that allows a knock.
+
+    A discard lowers the deadwood by at most its own value, so a hand whose deadwood exceeds
+    the limit by more than its highest card cannot knock: one solve instead of H+1.
+    """
+    if _deadwood(tuple(sorted(hand))) > KNOCK_LIMIT + max(map(card_value, hand)):
+        return {}
+    return {c: dw for c, dw in discards(hand).items() if dw <= KNOCK_LIMIT}
 
 
 def hand_size(players: int) -> int:
@@ -145,9 +161,9 @@ class GinRami(dd.DrawDiscardGame):
         taken = state["taken_card"]
         hand = [c for c in dd.sorted_cards(state["hands"][seat]) if c != taken]
         moves = [{"action": "discard", "card": c} for c in hand]
-        left = discards(state["hands"][seat])
+        left = knock_discards(state["hands"][seat])
         for c in hand:
-            if left[c] <= KNOCK_LIMIT:
+            if c in left:
                 rest = [x for x in state["hands"][seat] if x != c]
                 arrangement = [list(m) for m in best_arrangement(rest).melds]
                 moves.append({"action": "knock", "card": c, "arrangement": arrangement})
@@ -426,9 +442,9 @@ class GinRami(dd.DrawDiscardGame):
         if seat is None or seat != state["current"] or state["phase"] != DISCARD:
             return
         hand = state["hands"][seat]
-        left = discards(hand)
+        left = knock_discards(hand)
         for c in dd.sorted_cards(hand):
-            if c != state["taken_card"] and left[c] <= KNOCK_LIMIT:
+            if c != state["taken_card"] and c in left:
                 arr = best_arrangement([x for x in hand if x != c])
                 view["knock_options"].append({
                     "card": c, "deadwood_points": left[c], "gin": left[c] == 0,

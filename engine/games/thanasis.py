@@ -37,6 +37,11 @@ def _discards(key: tuple, wild_rank) -> dict:
     return melds.best_discards(list(key), rules_for(wild_rank))
 
 
+@lru_cache(maxsize=4096)
+def _deadwood(key: tuple, wild_rank) -> int:
+    return melds.deadwood(list(key), rules_for(wild_rank))
+
+
 def best_arrangement(hand: list[str], wild_rank: str | None):
     """The solver's best Arrangement of `hand` (`.points`, `.melds`, `.deadwood`) this round."""
     return _arrangement(tuple(sorted(hand)), wild_rank)
@@ -47,14 +52,21 @@ def discards(hand: list[str], wild_rank: str | None) -> dict:
     return _discards(tuple(sorted(hand)), wild_rank)
 
 
-def closable(hand: list[str], wild_rank: str | None) -> list[str]:
-    """§4: the cards whose discard leaves a best deadwood of 10 or less, in display order."""
-    left = discards(hand, wild_rank)
-    return dd.sorted_cards(c for c, dw in left.items() if dw <= CLOSE_LIMIT)
-
-
 def card_value(card: str, wild_rank: str | None) -> int:
     return melds.card_value(card, rules_for(wild_rank))
+
+
+def closable(hand: list[str], wild_rank: str | None) -> list[str]:
+    """§4: the cards whose discard leaves a best deadwood of 10 or less, in display order.
+
+    A discard lowers the deadwood by at most its own value, so a hand whose deadwood exceeds
+    the limit by more than its highest card cannot close: one solve instead of eleven.
+    """
+    key = tuple(sorted(hand))
+    if _deadwood(key, wild_rank) > CLOSE_LIMIT + max(card_value(c, wild_rank) for c in hand):
+        return []
+    left = _discards(key, wild_rank)
+    return dd.sorted_cards(c for c, dw in left.items() if dw <= CLOSE_LIMIT)
 
 
 # ---------------------------------------------------------------- the game
@@ -106,9 +118,8 @@ class Thanasis(dd.DrawDiscardGame):
         if state["phase"] != DISCARD:
             return []
         hand = dd.sorted_cards(state["hands"][seat])
-        left = discards(hand, state["wild_rank"])
         moves = [{"action": "discard", "card": c} for c in hand]
-        moves += [{"action": "close", "card": c} for c in hand if left[c] <= CLOSE_LIMIT]
+        moves += [{"action": "close", "card": c} for c in closable(hand, state["wild_rank"])]
         return moves
 
     def _do_draw_stock(self, state: dict, seat: int, move: dict):
@@ -159,9 +170,9 @@ class Thanasis(dd.DrawDiscardGame):
         self._check_discard_phase(state)
         wild = state["wild_rank"]
         card = dd.card_of(move, state["hands"][seat], self.deck_set)
-        left = discards(state["hands"][seat], wild)
-        if left[card] > CLOSE_LIMIT:
+        if card not in closable(state["hands"][seat], wild):
             raise illegal("not_closable")
+        left = discards(state["hands"][seat], wild)
         new = dd.fork(state, "discard", "scores", "history", "last_close", "active", "out")
         dd.fork_hand(new, seat).remove(card)
         new["discard"].append(card)
