@@ -276,6 +276,14 @@ class DrawDiscardGame(Game):
         rest.sort(key=lambda s: (-step.get(s, 10**9), state["scores"][s], s))
         return list(winners) + rest
 
+    @classmethod
+    def _all_actions(cls) -> frozenset:
+        cached = cls.__dict__.get("_all_actions_cache")
+        if cached is None:
+            cached = cls.turn_actions | {"next_round", "leave"}
+            cls._all_actions_cache = cached
+        return cached
+
     # -- contract
 
     def to_act(self, state: dict) -> list[int]:
@@ -294,7 +302,7 @@ class DrawDiscardGame(Game):
         return self._legal_turn(state, seat)
 
     def apply(self, state: dict, seat: int, move: dict) -> tuple[dict, list[dict]]:
-        action = action_of(move, self.turn_actions | {"next_round", "leave"})
+        action = action_of(move, self._all_actions())
         check_seat(state, seat)
         if action == "leave":
             return self.leave(state, seat)

@@ -56,8 +56,13 @@ def discards(hand: list[str]) -> dict:
     return _discards(tuple(sorted(hand)))
 
 
+@lru_cache(maxsize=1)
+def _values() -> dict:
+    return {c: melds.card_value(c, rules()) for c in DECK}
+
+
 def card_value(card: str) -> int:
-    return melds.card_value(card, rules())
+    return _values()[card]
 
 
 def knock_discards(hand: list[str]) -> dict:
@@ -66,7 +71,8 @@ def knock_discards(hand: list[str]) -> dict:
     A discard lowers the deadwood by at most its own value, so a hand whose deadwood exceeds
     the limit by more than its highest card cannot knock: one solve instead of H+1.
     """
-    if _deadwood(tuple(sorted(hand))) > KNOCK_LIMIT + max(map(card_value, hand)):
+    values = _values()
+    if _deadwood(tuple(sorted(hand))) > KNOCK_LIMIT + max(values[c] for c in hand):
         return {}
     return {c: dw for c, dw in discards(hand).items() if dw <= KNOCK_LIMIT}
 

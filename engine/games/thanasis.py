@@ -52,8 +52,13 @@ def discards(hand: list[str], wild_rank: str | None) -> dict:
     return _discards(tuple(sorted(hand)), wild_rank)
 
 
+@lru_cache(maxsize=16)
+def _values(wild_rank) -> dict:
+    return {c: melds.card_value(c, rules_for(wild_rank)) for c in DECK}
+
+
 def card_value(card: str, wild_rank: str | None) -> int:
-    return melds.card_value(card, rules_for(wild_rank))
+    return _values(wild_rank)[card]
 
 
 def closable(hand: list[str], wild_rank: str | None) -> list[str]:
@@ -63,7 +68,8 @@ def closable(hand: list[str], wild_rank: str | None) -> list[str]:
     the limit by more than its highest card cannot close: one solve instead of eleven.
     """
     key = tuple(sorted(hand))
-    if _deadwood(key, wild_rank) > CLOSE_LIMIT + max(card_value(c, wild_rank) for c in hand):
+    values = _values(wild_rank)
+    if _deadwood(key, wild_rank) > CLOSE_LIMIT + max(values[c] for c in hand):
         return []
     left = _discards(key, wild_rank)
     return dd.sorted_cards(c for c, dw in left.items() if dw <= CLOSE_LIMIT)
