@@ -400,3 +400,22 @@ def test_views():
     public = GAME.public_view(new)
     assert public["last_round"]["players"][0]["hand"] == sorted(E1_KNOCKER, key=cards.sort_key)
     assert public["result"]["winners"] == [0]
+
+
+def test_e5_meld_validity():
+    assert gin.best_arrangement(["AH1", "2H1", "3H1"]).points == 0
+    assert gin.best_arrangement(["QH1", "KH1", "AH1"]).points == 21
+    hand = ["QH1", "KH1", "AH1", "2S1", "3S1", "4S1", "5D1", "6D1", "7D1", "AC1"]
+    state = rig({0: hand + ["8S1"], 1: E1_OPPONENT})
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(state, 0, {"action": "knock", "card": "8S1", "arrangement": [["QH1", "KH1", "AH1"]]})
+    assert err.value.code == "invalid_meld"
+
+
+def test_all_cards_melded_after_the_draw_still_discards_one():
+    hand = ["AS1", "2S1", "3S1", "4S1", "7H1", "7D1", "7C1", "9C1", "10C1", "JC1", "QC1"]
+    state = rig({0: hand, 1: E1_OPPONENT[:2] + E1_OPPONENT[3:] + ["KH1"]})
+    move = GAME.autoplay(state, 0)
+    assert move["action"] == "knock" and move["card"] == "QC1"  # ties at 0: highest value first
+    new, events = GAME.apply(state, 0, move)
+    assert new["last_round"]["ending"] == "gin" and len(new["last_round"]["players"][0]["hand"]) == 10
