@@ -174,9 +174,10 @@ def pick_discard(discards: dict, value, exclude: str | None = None) -> tuple[str
 class DrawDiscardGame(Game):
     """Draw-then-discard turn loop, rounds, leaving and views shared by the rummy family.
 
-    Subclasses set `deck` (tuple of ids), `deck_set`, `turn_actions` and implement the hooks:
-    `_hand_size`, `_after_deal`, `_next_dealer`, `_legal_turn`, one `_do_<action>` per turn
-    action, `_on_leave_turn`, `_view_extra`, `_autoplay_turn`, `_leave_match`.
+    Subclasses set `info`, `deck` (tuple of ids), `deck_set`, `turn_actions` and implement the
+    hooks: `_init_match`, `_hand_size`, `_after_deal`, `_next_dealer`, `_legal_turn`, one
+    `_do_<action>(state, seat, move)` per turn action (called once seat, turn and phase basics
+    are checked), `_leave_match`, `_view_extra`, `_autoplay_turn`, `_best_arrangement`.
     """
 
     deck: tuple = ()
