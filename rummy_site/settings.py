@@ -94,7 +94,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "db.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH", VAR_DIR / "db.sqlite3"),
             # WAL + a busy timeout let the web process and the worker thread write side by side.
             "OPTIONS": {
                 "timeout": 20,
