@@ -1,0 +1,298 @@
+"""Rebuild the concrete best arrangement (melds, deadwood, what each wild stands for)."""
+
+from dataclasses import dataclass, field
+
+from engine.cards import RANKS, SUITS, sort_key
+from engine.melds.rules import NATURAL, WILD, MeldRules, compiled
+from engine.melds.solver import INF, Structure, parse, structure_of
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    points: int  # deadwood points
+    melds: list[list[str]] = field(default_factory=list)  # display order: runs in rank order
+    deadwood: list[str] = field(default_factory=list)  # sorted by engine.cards.sort_key
+    wilds: dict[str, str] = field(default_factory=dict)  # wild card id -> face it stands for ("6S")
+
+
+@dataclass
+class _Plan:
+    """One meld before card ids are chosen: naturals as (suit, rank), wild slots as faces."""
+
+    kind: str  # "run" or "set"
+    naturals: list[tuple[int, int]]
+    slots: list[tuple[int, int]]  # (suit, position); run positions run 1..14 (14 = high ace)
+    cards: list[str] = field(default_factory=list)  # all-wild melds: their cards before seating
+    seats: dict[str, int] = field(default_factory=dict)  # wild card -> index in slots
+    all_wild: bool = False
+
+
+def best_arrangement(hand: list[str], rules: MeldRules) -> Arrangement:
+    """The least-deadwood arrangement; ties prefer more naturals in sets, then a fixed search order."""
+    comp = compiled(rules)
+    st = structure_of(comp)
+    (s0, s1, s2, s3), wilds, dead = parse(hand, comp)
+    w = len(wilds)
+    tail = st.tail([v for v, _ in wilds])
+    full = (s0, s1, s2, s3)
+    s0, s1, s2, s3, _ = st.isolate(s0, s1, s2, s3, w)
+    dead_naturals = [(s, r) for s, p in enumerate((s0, s1, s2, s3)) for r in _ranks_of(full[s] - p)]
+    combo, u = _best_combo(st, (s0, s1, s2, s3), w, tail)
+
+    patterns = [s0, s1, s2, s3]
+    set_need = set_cap = 0
+    for opt in combo:
+        for s in range(4):
+            patterns[s] -= opt[s]
+        set_need += opt[4]
+        set_cap += opt[5]
+    shares = _split_wilds(st, patterns, set_need, set_cap, u, w)
+
+    plans: list[_Plan] = []
+    _set_plans(st, combo, shares[0], plans)
+    for suit in range(4):
+        _suit_plans(st, suit, patterns[suit], shares[suit + 1], w, plans, dead_naturals)
+
+    by_value = sorted(wilds, key=lambda vc: (vc[0], sort_key(vc[1])))
+    leftover = [card for _, card in by_value[: w - u]]
+    in_melds = [card for _, card in by_value[w - u :]]
+    n_all_wild = st.all_wild_take[len(leftover)] if len(leftover) < len(st.all_wild_take) else 0
+    wild_dead = leftover[: len(leftover) - n_all_wild]
+    plans.extend(_all_wild_plans(st, leftover[len(leftover) - n_all_wild :], comp))
+    wild_faces = _assign_wilds(plans, in_melds, comp)
+
+    naturals_left = _natural_ids(hand, comp)
+    melds = [_display(plan, naturals_left) for plan in plans]
+    melds.sort(key=lambda m: (all(c in wild_faces for c in m), _face_key(m[0], wild_faces)))
+    dead_cards = [naturals_left[(s, r)].pop(0) for s, r in dead_naturals]
+    dead_cards += wild_dead + [c for c in hand if comp.info[c][0] not in (NATURAL, WILD)]
+    dead_cards.sort(key=sort_key)
+    points = sum(comp.info[c][3] for c in dead_cards)
+    return Arrangement(points=points, melds=melds, deadwood=dead_cards, wilds=wild_faces)
+
+
+# ----- choosing the optimum ---------------------------------------------------------------------------
+
+
+def _best_combo(st: Structure, suits: tuple, w: int, tail: list[int]) -> tuple[tuple, int]:
+    """The set choice and the number of wilds in natural melds of the best arrangement."""
+    best_key, best = None, None
+    for combo in st.combos(*suits, w):
+        p = list(suits)
+        need = cap = naturals_in_sets = 0
+        chosen = tuple(opt for opt in combo if opt is not None)
+        for opt in chosen:
+            for s in range(4):
+                p[s] -= opt[s]
+            need += opt[4]
+            cap += opt[5]
+            naturals_in_sets += opt[6]
+        if need > w:
+            continue
+        acc = st.combined(p[0], p[1], p[2], p[3], need, cap, w)
+        for u in range(w + 1):
+            if acc[u] >= INF:
+                continue
+            key = (acc[u] + tail[w - u], -naturals_in_sets, -u)
+            if best_key is None or key < best_key:
+                best_key, best = key, (chosen, u)
+    return best
+
+
+def _split_wilds(st: Structure, patterns: list[int], need: int, cap: int, u: int, w: int) -> list[int]:
+    """Wilds given to [sets, suit 0..3] so that each part reaches its optimum (backtracking the sums)."""
+    parts = [[0 if need <= j <= cap else INF for j in range(w + 1)]]
+    parts += [st.vector(p, w) if p else (0,) + (INF,) * w for p in patterns]
+    prefix = [parts[0]]
+    for vec in parts[1:]:
+        acc = [INF] * (w + 1)
+        for i, a in enumerate(prefix[-1]):
+            for j in range(w + 1 - i):
+                acc[i + j] = min(acc[i + j], a + vec[j])
+        prefix.append(acc)
+    shares = [0] * 5
+    left = u
+    for i in range(4, 0, -1):
+        target = prefix[i][left]
+        for j in range(left + 1):
+            if prefix[i - 1][left - j] + parts[i][j] == target:
+                shares[i] = j
+                left -= j
+                break
+    shares[0] = left
+    return shares
+
+
+# ----- plans -------------------------------------------------------------------------------------
+
+
+def _set_plans(st: Structure, combo: tuple, wilds: int, plans: list[_Plan]) -> None:
+    sets = []
+    for opt in combo:
+        rank = next(r for r in range(1, 14) if any((opt[s] >> (2 * r)) & 3 for s in range(4)))
+        for shape in opt[7]:
+            naturals = [(s, rank) for s in range(4) for _ in range(shape[s])]
+            sets.append(naturals)
+    extra = wilds - sum(max(0, st.set_min - len(n)) for n in sets)
+    for naturals in sets:
+        give = max(0, st.set_min - len(naturals))
+        more = min(extra, st.set_cap - len(naturals) - give)
+        extra -= more
+        plans.append(_Plan("set", naturals, _set_slots(naturals, give + more)))
+
+
+def _set_slots(naturals: list[tuple[int, int]], count: int) -> list[tuple[int, int]]:
+    rank = naturals[0][1]
+    held = {s for s, _ in naturals}
+    order = [s for s in range(4) if s not in held] + list(range(4)) * 4
+    return [(s, rank) for s in order[:count]]
+
+
+def _suit_plans(st, suit, pattern, u, w, plans, dead_naturals) -> None:
+    """Walk the memoised suit vectors to recover which melds reach vec[u]."""
+    while pattern:
+        target = st.vector(pattern, w)[u]
+        rank = ((pattern & -pattern).bit_length() - 1) >> 1
+        chosen = None
+        for removed, need, cap, (kind, positions) in st.melds_with_lowest(pattern, rank, w):
+            rest = st.vector(pattern - removed, w)
+            for j in range(need, min(cap, u) + 1):
+                if rest[u - j] == target:
+                    chosen = (removed, j, kind, positions)
+                    break
+            if chosen:
+                break
+        if chosen is None:
+            dead_naturals.append((suit, rank))
+            pattern -= 1 << (2 * rank)
+            continue
+        removed, j, kind, positions = chosen
+        pattern -= removed
+        u -= j
+        if kind == "set":
+            naturals = [(suit, rank)]
+            plans.append(_Plan("set", naturals, _set_slots(naturals, j)))
+        else:
+            naturals = [(suit, p) for p in positions]
+            plans.append(_Plan("run", naturals, [(suit, p) for p in _run_slots(st, list(positions), j)]))
+
+
+def _run_slots(st: Structure, positions: list[int], count: int) -> list[int]:
+    """Positions the wilds of a run stand for: gaps first, then upwards, then downwards."""
+    lo, hi = positions[0], positions[-1]
+    slots = [p for p in range(lo, hi + 1) if p not in positions]
+    extra = count - len(slots)
+    top = 14 if (st.ace_high and lo > 1) else 13
+    bottom = 1 if (st.ace_low and hi < 14) else 2
+    while extra > 0 and hi < min(top, 13):
+        hi += 1
+        slots.append(hi)
+        extra -= 1
+    while extra > 0 and lo > max(bottom, 2):
+        lo -= 1
+        slots.append(lo)
+        extra -= 1
+    if extra > 0 and hi < top and lo > 1:
+        slots.append(14)
+        extra -= 1
+    if extra > 0 and lo > bottom and hi < 14:
+        slots.append(1)
+        extra -= 1
+    return slots
+
+
+def _all_wild_plans(st: Structure, cards: list[str], comp) -> list[_Plan]:
+    """Leftover wilds grouped into all-wild melds (sets if small enough, otherwise runs)."""
+    plans, start = [], 0
+    for size in _split_sizes(st, len(cards)):
+        chunk = cards[start : start + size]
+        start += size
+        own = [comp.info[c] for c in chunk if comp.info[c][1] >= 0]  # wild-rank cards, not jokers
+        if st.set_min <= size <= st.set_cap:
+            rank = own[0][2] if own else 13
+            plan = _Plan("set", [], _set_slots([(-1, rank)], size), all_wild=True)
+        else:
+            suit = own[0][1] if own else 0
+            first = 1 if st.ace_low else 2
+            plan = _Plan("run", [], [(suit, p) for p in range(first, first + size)], all_wild=True)
+        plan.cards = chunk
+        plans.append(plan)
+    return plans
+
+
+def _split_sizes(st: Structure, total: int) -> list[int]:
+    if total == 0:
+        return []
+    allowed = [s for s in range(1, total + 1)
+               if st.set_min <= s <= st.set_cap or st.run_min <= s <= st.run_len_max]
+    best = {0: []}
+    for t in range(1, total + 1):
+        for s in sorted(allowed, reverse=True):
+            if s <= t and (t - s) in best:
+                best[t] = [*best[t - s], s]
+                break
+    return best[total]
+
+
+def _assign_wilds(plans: list[_Plan], in_melds: list[str], comp) -> dict[str, str]:
+    """Give each wild slot a wild card; a wild-rank card takes its own face when a slot wants it."""
+    slots = [(i, k) for i, plan in enumerate(plans) if not plan.all_wild for k in range(len(plan.slots))]
+    _seat(plans, slots, in_melds, comp)
+    for i, plan in enumerate(plans):
+        if plan.all_wild:
+            cards, plan.cards = plan.cards, []
+            _seat(plans, [(i, k) for k in range(len(plan.slots))], cards, comp)
+    return {card: _face(plans[i].slots[k]) for i, plan in enumerate(plans) for card, k in plan.seats.items()}
+
+
+def _seat(plans: list[_Plan], slots: list[tuple[int, int]], cards: list[str], comp) -> None:
+    free = list(slots)
+    pool = []
+    for card in cards:
+        _, suit, rank, _ = comp.info[card]
+        own = next((ik for ik in free if _is_face(plans[ik[0]].slots[ik[1]], suit, rank)), None)
+        if own is None:
+            pool.append(card)
+        else:
+            free.remove(own)
+            plans[own[0]].seats[card] = own[1]
+    for card, (i, k) in zip(pool, free, strict=True):
+        plans[i].seats[card] = k
+
+
+def _is_face(slot: tuple[int, int], suit: int, rank: int) -> bool:
+    return slot[0] == suit and (1 if slot[1] == 14 else slot[1]) == rank
+
+
+def _ranks_of(pattern: int) -> list[int]:
+    """Ranks held in a suit pattern, one entry per copy."""
+    return [r for r in range(1, 14) for _ in range((pattern >> (2 * r)) & 3)]
+
+
+def _face(slot: tuple[int, int]) -> str:
+    suit, position = slot
+    return RANKS[(1 if position == 14 else position) - 1] + SUITS[suit]
+
+
+def _natural_ids(hand: list[str], comp) -> dict[tuple[int, int], list[str]]:
+    ids: dict[tuple[int, int], list[str]] = {}
+    for card in sorted(hand, key=sort_key):
+        kind, suit, rank, _ = comp.info[card]
+        if kind == NATURAL:
+            ids.setdefault((suit, rank), []).append(card)
+    return ids
+
+
+def _display(plan: _Plan, naturals_left: dict) -> list[str]:
+    """Runs in position order; sets by the suit each card holds or stands for."""
+    index = 1 if plan.kind == "run" else 0
+    placed = [(nat[index], 0, naturals_left[(nat[0], 1 if nat[1] == 14 else nat[1])].pop(0))
+              for nat in plan.naturals]
+    placed += [(plan.slots[k][index], 1, card) for card, k in plan.seats.items()]
+    placed.sort(key=lambda x: (x[0], x[1]))
+    return [card for _, _, card in placed]
+
+
+def _face_key(card: str, wild_faces: dict[str, str]) -> tuple:
+    face = wild_faces.get(card)
+    return sort_key(face + "1") if face else sort_key(card)
