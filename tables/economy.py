@@ -1,6 +1,7 @@
 """Stakes, payouts and penalties of a table, through the accounts ledger only."""
 
 from decimal import ROUND_DOWN, Decimal
+from fractions import Fraction
 
 from django.db.models import F
 
@@ -59,7 +60,7 @@ def match_settle(*, table: Table, result: dict) -> None:
     if len(humans) == 1 and bots:
         _settle_against_bots(table, humans[0], winners, pot, house, max(bots))
     else:
-        _settle_pot(table, seats, winners, result.get("shares"), pot, house)
+        _settle_pot(table, seats, winners, result.get("prize_split"), pot, house)
 
     winner_users = [seats[w].user_id for w in winners if seats[w].user_id and not seats[w].is_bot]
     User.objects.filter(pk__in=[s.user_id for s in humans]).update(games_played=F("games_played") + 1)
@@ -84,8 +85,12 @@ def _settle_pot(table, seats, winners, shares, pot, house) -> None:
     total = pot.balance
     if total <= 0:
         return
-    if shares:
-        split = {int(seat): Decimal(str(frac)) for seat, frac in shares.items()}
+    if shares:  # the rules' prize split: one fraction per seat, e.g. ["3/4", "1/4"]
+        split = {}
+        for seat, frac in enumerate(shares):
+            value = Fraction(frac)
+            if value > 0:
+                split[seat] = Decimal(value.numerator) / Decimal(value.denominator)
     else:
         split = {w: Decimal(1) / len(winners) for w in winners} if winners else {}
     paid = 0
