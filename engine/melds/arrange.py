@@ -1,10 +1,12 @@
 """Rebuild the concrete best arrangement (melds, deadwood, what each wild stands for)."""
 
 from dataclasses import dataclass, field
+from itertools import product
 
 from engine.cards import RANKS, SUITS, sort_key
 from engine.melds.rules import NATURAL, WILD, MeldRules, compiled
-from engine.melds.solver import INF, Structure, parse, structure_of
+from engine.melds.solver import pack, structure_of, unpack
+from engine.melds.structure import INF, Structure
 
 
 @dataclass(frozen=True)
@@ -31,31 +33,13 @@ def best_arrangement(hand: list[str], rules: MeldRules) -> Arrangement:
     """The least-deadwood arrangement; ties prefer more naturals in sets, then a fixed search order."""
     comp = compiled(rules)
     st = structure_of(comp)
-    (s0, s1, s2, s3), wilds, dead = parse(hand, comp)
-    w = len(wilds)
-    tail = st.tail([v for v, _ in wilds])
-    full = (s0, s1, s2, s3)
-    s0, s1, s2, s3, _ = st.isolate(s0, s1, s2, s3, w)
-    dead_naturals = [(s, r) for s, p in enumerate((s0, s1, s2, s3)) for r in _ranks_of(full[s] - p)]
-    combo, u = _best_combo(st, (s0, s1, s2, s3), w, tail)
+    s0, s1, s2, s3, w, _ = unpack(pack(hand, comp))
+    wilds = sorted((c for c in hand if c in comp.wild_values), key=lambda c: (comp.wild_values[c], sort_key(c)))
+    tail = st.tail([comp.wild_values[c] for c in wilds])
+    plans, dead_naturals, u = _plan_natural_melds(st, (s0, s1, s2, s3), w, tail)
 
-    patterns = [s0, s1, s2, s3]
-    set_need = set_cap = 0
-    for opt in combo:
-        for s in range(4):
-            patterns[s] -= opt[s]
-        set_need += opt[4]
-        set_cap += opt[5]
-    shares = _split_wilds(st, patterns, set_need, set_cap, u, w)
-
-    plans: list[_Plan] = []
-    _set_plans(st, combo, shares[0], plans)
-    for suit in range(4):
-        _suit_plans(st, suit, patterns[suit], shares[suit + 1], w, plans, dead_naturals)
-
-    by_value = sorted(wilds, key=lambda vc: (vc[0], sort_key(vc[1])))
-    leftover = [card for _, card in by_value[: w - u]]
-    in_melds = [card for _, card in by_value[w - u :]]
+    # The u most valuable wilds go into natural melds; all-wild melds take what they can of the rest.
+    leftover, in_melds = wilds[: w - u], wilds[w - u :]
     n_all_wild = st.all_wild_take[len(leftover)] if len(leftover) < len(st.all_wild_take) else 0
     wild_dead = leftover[: len(leftover) - n_all_wild]
     plans.extend(_all_wild_plans(st, leftover[len(leftover) - n_all_wild :], comp))
@@ -71,36 +55,55 @@ def best_arrangement(hand: list[str], rules: MeldRules) -> Arrangement:
     return Arrangement(points=points, melds=melds, deadwood=dead_cards, wilds=wild_faces)
 
 
+def _plan_natural_melds(st: Structure, suits: tuple, w: int, tail: list[int]):
+    """Melds holding naturals (wild slots still unassigned), naturals left out, wilds used."""
+    s0, s1, s2, s3, _, ranks = st.prepare(*suits, w)
+    kept = (s0, s1, s2, s3)
+    dead_naturals = [(s, r) for s in range(4) for r in _ranks_of(suits[s] - kept[s])]
+    combo, u = _best_combo(st, kept, ranks, w, tail)
+    patterns = list(kept)
+    set_need = set_cap = 0
+    for opt in combo:
+        for s in range(4):
+            patterns[s] -= opt[s]
+        set_need += opt[4]
+        set_cap += opt[5]
+    shares = _split_wilds(_prefixes(st, patterns, set_need, set_cap, w), u)
+    plans: list[_Plan] = []
+    _set_plans(st, combo, shares[0], plans)
+    for suit in range(4):
+        _suit_plans(st, suit, patterns[suit], shares[suit + 1], w, plans, dead_naturals)
+    return plans, dead_naturals, u
+
+
 # ----- choosing the optimum ---------------------------------------------------------------------------
 
 
-def _best_combo(st: Structure, suits: tuple, w: int, tail: list[int]) -> tuple[tuple, int]:
+def _best_combo(st: Structure, suits: tuple, ranks: list[int], w: int, tail: list[int]) -> tuple[tuple, int]:
     """The set choice and the number of wilds in natural melds of the best arrangement."""
     best_key, best = None, None
-    for combo in st.combos(*suits, w):
-        p = list(suits)
-        need = cap = naturals_in_sets = 0
+    for combo in product(*st.set_choices(*suits, ranks, w)):
         chosen = tuple(opt for opt in combo if opt is not None)
+        p = list(suits)
         for opt in chosen:
             for s in range(4):
                 p[s] -= opt[s]
-            need += opt[4]
-            cap += opt[5]
-            naturals_in_sets += opt[6]
+        need = sum(opt[4] for opt in chosen)
         if need > w:
             continue
-        acc = st.combined(p[0], p[1], p[2], p[3], need, cap, w)
+        _, prefix = _prefixes(st, p, need, sum(opt[5] for opt in chosen), w)
+        total = prefix[-1]
+        naturals_in_sets = sum(opt[6] for opt in chosen)
         for u in range(w + 1):
-            if acc[u] >= INF:
-                continue
-            key = (acc[u] + tail[w - u], -naturals_in_sets, -u)
-            if best_key is None or key < best_key:
-                best_key, best = key, (chosen, u)
+            if total[u] < INF:
+                key = (total[u] + tail[w - u], -naturals_in_sets, -u)
+                if best_key is None or key < best_key:
+                    best_key, best = key, (chosen, u)
     return best
 
 
-def _split_wilds(st: Structure, patterns: list[int], need: int, cap: int, u: int, w: int) -> list[int]:
-    """Wilds given to [sets, suit 0..3] so that each part reaches its optimum (backtracking the sums)."""
+def _prefixes(st: Structure, patterns: list[int], need: int, cap: int, w: int) -> tuple[list, list]:
+    """Vectors of [sets, suit 0..3] and their running min-plus sums: (parts, prefix sums)."""
     parts = [[0 if need <= j <= cap else INF for j in range(w + 1)]]
     parts += [st.vector(p, w) if p else (0,) + (INF,) * w for p in patterns]
     prefix = [parts[0]]
@@ -110,15 +113,19 @@ def _split_wilds(st: Structure, patterns: list[int], need: int, cap: int, u: int
             for j in range(w + 1 - i):
                 acc[i + j] = min(acc[i + j], a + vec[j])
         prefix.append(acc)
+    return parts, prefix
+
+
+def _split_wilds(parts_prefix: tuple[list, list], u: int) -> list[int]:
+    """Wilds given to [sets, suit 0..3] so that each part reaches its optimum (backtracking the sums)."""
+    parts, prefix = parts_prefix
     shares = [0] * 5
     left = u
     for i in range(4, 0, -1):
         target = prefix[i][left]
-        for j in range(left + 1):
-            if prefix[i - 1][left - j] + parts[i][j] == target:
-                shares[i] = j
-                left -= j
-                break
+        j = next(j for j in range(left + 1) if prefix[i - 1][left - j] + parts[i][j] == target)
+        shares[i] = j
+        left -= j
     shares[0] = left
     return shares
 
@@ -154,21 +161,20 @@ def _suit_plans(st, suit, pattern, u, w, plans, dead_naturals) -> None:
         target = st.vector(pattern, w)[u]
         rank = ((pattern & -pattern).bit_length() - 1) >> 1
         chosen = None
-        for removed, need, cap, (kind, positions) in st.melds_with_lowest(pattern, rank, w):
+        for removed, need, cap in st.melds_with_lowest(pattern, rank, w):
             rest = st.vector(pattern - removed, w)
-            for j in range(need, min(cap, u) + 1):
-                if rest[u - j] == target:
-                    chosen = (removed, j, kind, positions)
-                    break
-            if chosen:
+            j = next((j for j in range(need, min(cap, u) + 1) if rest[u - j] == target), None)
+            if j is not None:
+                chosen = (removed, j)
                 break
         if chosen is None:
             dead_naturals.append((suit, rank))
             pattern -= 1 << (2 * rank)
             continue
-        removed, j, kind, positions = chosen
+        removed, j = chosen
         pattern -= removed
         u -= j
+        kind, positions = st.meld_shape(removed, j)
         if kind == "set":
             naturals = [(suit, rank)]
             plans.append(_Plan("set", naturals, _set_slots(naturals, j)))

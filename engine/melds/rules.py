@@ -77,21 +77,39 @@ def card_value(card: str, rules: MeldRules) -> int:
         raise ValueError(f"not a card id: {card!r}") from None
 
 
+# A whole hand packs into one int, the sum of its cards' codes: suit s holds a natural of rank r at
+# bit 32*s + 2r (two bits per rank count its copies), the wild count sits at WILD_SHIFT and the
+# points of dead cards at DEAD_SHIFT. Summing is C-speed and the fields cannot overflow.
+SUIT_SHIFT = 32
+SUIT_MASK = (1 << 28) - 1
+WILD_SHIFT = 128
+DEAD_SHIFT = 140
+
+
 class CompiledRules:
-    """Per-rules lookup table: card id -> (kind, suit index, rank index, deadwood value)."""
+    """Per-rules lookup tables for card ids."""
 
     def __init__(self, rules: MeldRules):
         self.rules = rules
-        self.info: dict[str, tuple[int, int, int, int]] = {}
+        self.info: dict[str, tuple[int, int, int, int]] = {}  # id -> (kind, suit, rank, value)
+        self.codes: dict[str, int] = {}  # id -> packed code (see above)
+        self.wild_values: dict[str, int] = {}  # wild id -> deadwood value
+        self.structure = None  # engine.melds.structure.Structure, set on first use
         wild_idx = {RANK_INDEX[r] for r in rules.wild_ranks}
         for card in _all_card_ids():
             if card.startswith("JK"):
-                kind = WILD if rules.jokers_wild else DEAD
-                self.info[card] = (kind, -1, 0, rules.joker_value)
+                kind, suit, rank, value = (WILD if rules.jokers_wild else DEAD), -1, 0, rules.joker_value
             else:
                 rank = RANK_INDEX[card[:-2]]
-                kind = WILD if rank in wild_idx else NATURAL
-                self.info[card] = (kind, SUIT_INDEX[card[-2]], rank, RANK_VALUE[rank])
+                kind, suit, value = (WILD if rank in wild_idx else NATURAL), SUIT_INDEX[card[-2]], RANK_VALUE[rank]
+            self.info[card] = (kind, suit, rank, value)
+            if kind == NATURAL:
+                self.codes[card] = 1 << (SUIT_SHIFT * suit + 2 * rank)
+            elif kind == WILD:
+                self.codes[card] = 1 << WILD_SHIFT
+                self.wild_values[card] = value
+            else:
+                self.codes[card] = value << DEAD_SHIFT
 
 
 _by_identity: dict[int, tuple[MeldRules, CompiledRules]] = {}
