@@ -95,7 +95,8 @@ def _hand_groups(view: dict, order: list) -> list[dict]:
     return result
 
 
-def _actions(view: dict, is_my_turn: bool) -> list[dict]:
+def _actions(view: dict, is_my_turn: bool, known: frozenset | None = None) -> list[dict]:
+    """The action buttons: legal ones enabled, the others this game has shown disabled with a reason."""
     legal = view.get("legal") or []
     kinds = []
     for move in legal:
@@ -105,6 +106,8 @@ def _actions(view: dict, is_my_turn: bool) -> list[dict]:
     for action, label in ACTION_LABELS.items():
         if action in ("pass", "next_round") and action not in kinds:
             continue
+        if known is not None and action not in known and action not in kinds:
+            continue  # this game never offers it (no « Prendre la défausse » in a stock-only game)
         if action == "take_discard" and not view.get("discard_pile") and action not in kinds:
             continue
         if action in ("close", "knock") and not _game_uses(view, action):
@@ -134,7 +137,9 @@ def _why_not(view: dict, action: str, is_my_turn: bool) -> str:
             return "Pioche d'abord une carte."
         return f"Il te resterait plus de {limit} points hors combinaisons."
     if action in ("draw_stock", "take_discard"):
-        return "Tu as déjà pioché : défausse une carte."
+        if view.get("phase") == "DISCARD":
+            return "Tu as déjà pioché : défausse une carte."
+        return PHASE_HINTS.get(view.get("phase"), "Ce coup n'est pas permis maintenant.")
     return "Ce coup n'est pas permis maintenant."
 
 
@@ -202,6 +207,8 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
         "remaining_s": remaining,
         "deadline_iso": table.deadline.isoformat() if table.deadline else "",
         "error": error,
+        "is_host": me is not None and me.user_id is not None and me.user_id == table.host_id,
+        "free_seats": max(0, table.seats_count - len(seats)),
         "chat": list(ChatMessage.objects.filter(table=table).select_related("user").order_by("-created")[:30])[::-1],
     }
     if view is None:
@@ -210,7 +217,7 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
     ctx.update({
         "hand_groups": _hand_groups(view, me.hand_order if me else []),
         "hand_count": len(view.get("hand") or []),
-        "actions": _actions(view, is_my_turn),
+        "actions": _actions(view, is_my_turn, getattr(engine, "turn_actions", None)),
         "can_discard": "discard" in legal_kinds,
         "can_draw": "draw_stock" in legal_kinds,
         "can_take_discard": "take_discard" in legal_kinds,
@@ -239,5 +246,6 @@ def _round_end(view: dict, seats_ctx: list[dict], wild: str | None) -> dict | No
             "melds_ctx": [[card_ctx(c, wild_rank=wild, in_meld=True) for c in m] for m in p.get("melds", [])],
             "deadwood_ctx": [card_ctx(c, wild_rank=wild, points=cards.deadwood_value(c)) for c in sorted(
                 deadwood, key=cards.sort_key)],
+            "layoffs_ctx": [card_ctx(lay["card"], wild_rank=wild, in_meld=True) for lay in p.get("layoffs") or []],
         })
     return {**last, "players_ctx": players}
