@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup db run test lint fmt clean
+.PHONY: setup db run test lint fmt clean static-vendor
 
 setup: $(STAMP)
 
@@ -37,3 +37,8 @@ fmt: setup
 
 clean:
 	rm -rf $(VENV) var staticfiles
+
+# SortableJS is committed under static/vendor/; this refreshes it from the npm registry.
+static-vendor:
+	npm ci --no-audit --no-fund
+	npm run -s vendor

@@ -30,4 +30,21 @@ def start_embedded_worker() -> None:
         hostname="embedded@localhost",
     )
     threading.Thread(target=worker.start, name="celery-embedded", daemon=True).start()
+    threading.Thread(target=_rearm, name="rearm-tables", daemon=True).start()
     log.info("Embedded Celery worker started (memory broker)")
+
+
+def _rearm() -> None:
+    """The memory broker forgets queued tasks on restart: re-arm every table in play."""
+    from django.db import close_old_connections
+
+    from tables.scheduler import reschedule_playing_tables
+
+    try:
+        count = reschedule_playing_tables()
+        if count:
+            log.info("Re-armed %d table(s) in play", count)
+    except Exception:  # the database may not be migrated yet
+        log.exception("Could not re-arm tables in play")
+    finally:
+        close_old_connections()

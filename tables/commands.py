@@ -67,7 +67,8 @@ def handle_frame(table_id: int, user_id: int, payload) -> str | None:
             if isinstance(order, str):
                 order = [c for c in order.split(",") if c]
             services.hand_order_save(table_id=table_id, user=user, order=order)
-            return None
+            # « Ranger pour moi » (an empty order) redraws the hand; a drag needs no answer.
+            return None if order else rendering.render_for_user(table_id, user_id)
         if kind == "leave":
             services.seat_abandon(table_id=table_id, user=user)
             return None

@@ -228,6 +228,7 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
         "history": view.get("history") or [],
         "last_round": _round_end(view, seats_ctx, wild),
         "result": view.get("result"),
+        "ranking": _ranking(table, seats, seats_ctx, view.get("result")),
     })
     return ctx
 
@@ -249,3 +250,29 @@ def _round_end(view: dict, seats_ctx: list[dict], wild: str | None) -> dict | No
             "layoffs_ctx": [card_ctx(lay["card"], wild_rank=wild, in_meld=True) for lay in p.get("layoffs") or []],
         })
     return {**last, "players_ctx": players}
+
+
+def _ranking(table: Table, seats: list[Seat], seats_ctx: list[dict], result: dict | None) -> list[dict]:
+    """Final standings with each player's net token change for this table (from the ledger)."""
+    if not result:
+        return []
+    from django.db.models import Sum
+
+    from accounts.models import LedgerEntry
+
+    by_pos = {s["position"]: s for s in seats_ctx}
+    users = {s.position: s.user_id for s in seats if s.user_id and not s.is_bot}
+    deltas = dict(
+        LedgerEntry.objects.filter(table_id=table.pk, account__user_id__in=users.values())
+        .values_list("account__user_id").annotate(total=Sum("amount"))
+    )
+    order = result.get("ranking") or [s["position"] for s in seats_ctx]
+    rows = []
+    for position in order:
+        seat = by_pos.get(position)
+        if seat is None:
+            continue
+        user_id = users.get(position)
+        rows.append({**seat, "winner": position in result.get("winners", []),
+                     "tokens": deltas.get(user_id, 0) if user_id else None})
+    return rows

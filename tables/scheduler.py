@@ -102,3 +102,14 @@ def schedule_decisions(table_id: int, version: int) -> None:
                 _enqueue(tasks.autoplay_turn, (table_id, version, position, True),
                          countdown=settings.DISCONNECT_GRACE_SECONDS)
             _enqueue(tasks.autoplay_turn, (table_id, version, position), countdown=table.turn_timer_s)
+
+
+def reschedule_playing_tables() -> int:
+    """Re-arm the current decision of every table in play (after a restart lost queued tasks)."""
+    from tables.models import Table
+
+    count = 0
+    for table_id, version in Table.objects.filter(status=Table.Status.PLAYING).values_list("id", "version"):
+        schedule_decisions(table_id, version)
+        count += 1
+    return count

@@ -157,7 +157,7 @@ def play_move(*, table_id: int, seat: int, move, expected_version: int | None, a
     the outcome carries the engine's French message and the state is untouched.
     """
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("game").get(pk=table_id)
+        table = Table.objects.select_for_update(of=("self",)).select_related("game").get(pk=table_id)
         if table.status != Table.Status.PLAYING or table.state is None:
             return MoveOutcome(False, table.version, IllegalMove("not_playing", "La partie n'est pas en cours."))
         if expected_version is not None and expected_version != table.version:
@@ -205,7 +205,7 @@ def _update_deadline(table: Table) -> None:
 def seat_abandon(*, table_id: int, user: User) -> None:
     """« Quitter » during a match: the engine removes the seat; the economy charges the penalty."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("game").get(pk=table_id)
+        table = Table.objects.select_for_update(of=("self",)).select_related("game").get(pk=table_id)
         seat = table.seats.filter(user=user).first()
         if seat is None:
             raise TableError("Tu n'es pas assis à cette table.", "not_seated")
