@@ -9,12 +9,14 @@ BEGIN IMMEDIATE) and on PostgreSQL (row lock, select_for_update).
 
 import functools
 import random
+import threading
 
 import pytest
+from django.db import connection, transaction
 
 from engine import games
 from tables import commands, services
-from tables.models import Table, TableMove
+from tables.models import Game, Table, TableMove
 from tests.reliability.racers import Racers
 from tests.tables.helpers import create_table
 
@@ -200,3 +202,37 @@ def test_two_different_moves_racing_one_wins_the_other_resyncs(players):
             assert f'data-version="{version + 1}"' in loser
             assert_applied_once(table.pk, version, seat, (first, second)[winners[0]])
     assert_logs_replay(decisions)
+
+
+def test_a_move_locks_its_table_row_only(players):
+    """PostgreSQL: `FOR UPDATE` on a join would also lock the game's row, serialising the moves of every
+    table of that game; the service locks `OF` the table alone. A held lock on the game must not block a move."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: PostgreSQL only (SQLite locks the whole database per write)")
+    decisions = Decisions(players, seed=5)
+    table = decisions.next()
+    seat = GIN.to_act(table.state)[0]
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_game_row():
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=table.game_id)
+                locked.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_game_row)
+    holder.start()
+    try:
+        assert locked.wait(30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '5s'")
+            outcome = services.play_move(table_id=table.pk, seat=seat, move=GIN.autoplay(table.state, seat),
+                                         expected_version=table.version)
+        assert outcome.applied
+    finally:
+        release.set()
+        holder.join()
