@@ -46,6 +46,8 @@ class Account(models.Model):
             models.CheckConstraint(
                 condition=models.Q(allow_negative=True) | models.Q(balance__gte=0), name="balance_not_negative"
             ),
+            # The house is created lazily (get_or_create): two first uses at once must not make two.
+            models.UniqueConstraint(fields=["kind"], condition=models.Q(kind="house"), name="one_house_account"),
         ]
 
     def __str__(self) -> str:
