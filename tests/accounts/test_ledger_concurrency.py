@@ -173,3 +173,14 @@ def test_random_concurrent_transfers_conserve_tokens_and_pay_retries_once(make_p
     assert outcomes["already"] > 50, "retries were recognised as already applied"
     assert outcomes["applied"] > len(results) // 2
     assert sum(len(seen) for seen in results.values()) == transfer_count()
+
+
+def test_the_house_account_is_created_once_under_concurrent_first_use():
+    """On a fresh site the house is created lazily, by whichever signup or payout comes first."""
+    from tests.reliability.racers import Racers
+
+    assert not Account.objects.filter(kind=Account.Kind.HOUSE).exists()
+    with Racers(THREADS) as racers:
+        houses = racers.race([lambda: house_account().pk] * THREADS)
+    assert len(set(houses)) == 1
+    assert Account.objects.filter(kind=Account.Kind.HOUSE).count() == 1
