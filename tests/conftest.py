@@ -6,7 +6,8 @@ from django.core.cache import cache
 def _catalogue(request):
     """Transactional tests flush the database: put the seeded games, pages and bots back."""
     marker = request.node.get_closest_marker("django_db")
-    if marker is not None and marker.kwargs.get("transaction"):
+    transactional = "transactional_db" in request.fixturenames or "live_site" in request.fixturenames
+    if transactional or (marker is not None and marker.kwargs.get("transaction")):
         request.getfixturevalue("transactional_db")
         from accounts.services import bots_ensure
         from tables import catalogue

@@ -1,0 +1,160 @@
+"""Playing in a real browser against the real site (daphne, websockets, Celery bots)."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.e2e]
+
+PASSWORD = "Cartes-2026!"
+
+
+def sign_up(page: Page, base: str, pseudo: str) -> None:
+    page.goto(base + "/compte/inscription/")
+    page.get_by_label("Pseudo").fill(pseudo)
+    page.get_by_label("Mot de passe", exact=True).fill(PASSWORD)
+    page.get_by_label("Confirme le mot de passe").fill(PASSWORD)
+    page.get_by_role("button", name="Créer mon compte").click()
+    expect(page.locator(".site-header")).to_contain_text(pseudo)
+
+
+def balance(page: Page, base: str) -> int:
+    page.goto(base + "/compte/profil/")
+    return int(page.get_by_test_id("balance").inner_text())
+
+
+def create_table(page: Page, base: str, game: str, seats: int, others: list[str]) -> None:
+    page.goto(f"{base}/tables/?jeu={game}")
+    form = page.locator("form#create-table, form[action$='/tables/nouvelle/']").first
+    form.locator("select[name=seats_count]").select_option(str(seats))
+    for position, choice in enumerate(others, start=1):
+        form.locator(f"select[name=seat_{position}]").select_option(choice)
+    form.get_by_role("button", name="Créer la table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+
+
+def play_one_step(page: Page) -> bool:
+    """Make one sensible move if it is my decision; True if something was clicked."""
+    try:
+        stock = page.locator("#table-centre button.pile.stock")
+        if stock.count():
+            stock.click(timeout=2000)
+            return True
+        for mode in ("close", "knock"):
+            button = page.locator(f"#table-actions button[data-mode={mode}]")
+            if button.count():
+                button.click(timeout=2000)
+                page.locator("#table-hand button.card.closable").first.click(timeout=2000)
+                return True
+        if page.locator("#table-hand.can-discard").count():
+            cards = page.locator("#table-hand button.card")
+            points = [int(p or -1) for p in cards.evaluate_all("els => els.map(e => e.dataset.points)")]
+            cards.nth(points.index(max(points))).click(timeout=2000)
+            return True
+        take = page.locator("#table-actions button", has_text="Passer")
+        if take.count():
+            take.click(timeout=2000)
+            return True
+    except Exception:  # the element was swapped by a push between the query and the click
+        return False
+    return False
+
+
+def play_until_match_over(pages: list[Page], limit_s: float = 420) -> None:
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if all(p.locator("#table-round-end h2", has_text="Partie terminée").count() for p in pages):
+            return
+        moved = False
+        for page in pages:
+            moved |= play_one_step(page)
+        if not moved:
+            pages[0].wait_for_timeout(150)
+    raise AssertionError("the match did not end in time")
+
+
+def test_new_player_plays_a_whole_thanasis_match_against_two_bots(live_site, page, outside_requests, artifacts_dir):
+    sign_up(page, live_site, "zoe")
+    start = balance(page, live_site)
+    create_table(page, live_site, "thanasis", 3, ["1", "1"])
+    expect(page.locator("#table-hand button.card").first).to_be_visible(timeout=15000)
+
+    # A card clicked before drawing is refused with its French reason, and nothing changes.
+    expect(page.locator("#table-centre button.pile.stock")).to_be_visible(timeout=30000)
+    before = page.locator("#table-hand button.card").count()
+    page.locator("#table-hand button.card").first.click()
+    expect(page.locator("#table-error")).to_contain_text("pioch", timeout=5000)
+    expect(page.locator("#table-error a", has_text="Pourquoi")).to_be_visible()
+    assert page.locator("#table-hand button.card").count() == before
+
+    play_until_match_over([page])
+    page.screenshot(path=str(artifacts_dir / "thanasis-match-over.png"), full_page=True)
+    rows = page.locator("#table-scores tbody tr")
+    assert rows.count() >= 1, "the score sheet has a line per round"
+    delta = page.get_by_test_id("tokens-delta-0").inner_text()
+    assert re.match(r"^[+-]?\d+\s*jetons?$", delta.replace("\xa0", " "))
+    assert balance(page, live_site) != start
+    assert outside_requests == []
+
+
+def test_two_friends_play_gin_through_an_invite_link(live_site, browser, artifacts_dir):
+    alice_ctx, bruno_ctx = browser.new_context(), browser.new_context()
+    alice, bruno = alice_ctx.new_page(), bruno_ctx.new_page()
+    sign_up(alice, live_site, "alice")
+    create_table(alice, live_site, "gin", 2, ["human"])
+    invite = alice.locator("#invite-url").input_value()
+    assert "/tables/invitation/" in invite
+
+    sign_up(bruno, live_site, "bruno")
+    bruno.goto(invite)
+    bruno.wait_for_url(re.compile(r"/tables/\d+/$"))
+    start = alice.get_by_role("button", name="Commencer")
+    expect(start).to_be_enabled(timeout=10000)  # pushed to alice when bruno sat down
+    start.click()
+    expect(alice.locator("#table-hand button.card")).to_have_count(10, timeout=15000)
+    expect(bruno.locator("#table-hand button.card")).to_have_count(10, timeout=15000)
+
+    # Whoever acts first: the other sees the move without reloading.
+    for _ in range(200):
+        for me, other in ((alice, bruno), (bruno, alice)):
+            if me.locator("#table-hand.can-discard").count():
+                card = me.locator("#table-hand button.card:not(.taken)").last
+                name = card.get_attribute("aria-label")
+                card.click()
+                expect(other.locator("#table-centre .pile.discard .card").first).to_have_attribute(
+                    "aria-label", re.compile(re.escape(name)), timeout=5000)
+                break
+            play_one_step(me)
+        else:
+            alice.wait_for_timeout(100)
+            continue
+        break
+    else:
+        raise AssertionError("nobody could discard")
+
+    play_until_match_over([alice, bruno])
+    for who, page in (("alice", alice), ("bruno", bruno)):
+        page.screenshot(path=str(artifacts_dir / f"gin-duel-{who}.png"), full_page=True)
+        expect(page.locator("#table-round-end")).to_contain_text("Partie terminée")
+    alice_ctx.close()
+    bruno_ctx.close()
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1280, 800)])
+def test_table_page_is_usable_on_phone_and_desktop(live_site, page, artifacts_dir, size):
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    sign_up(page, live_site, f"ecran{width}")
+    create_table(page, live_site, "thanasis", 4, ["2", "2", "2"])
+    expect(page.locator("#table-centre button.pile.stock")).to_be_visible(timeout=30000)
+    page.screenshot(path=str(artifacts_dir / f"table-{width}x{height}.png"), full_page=False)
+    assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
+    stock = page.locator("#table-centre button.pile.stock").bounding_box()
+    assert stock and stock["height"] >= 44
+    for box in page.locator("#table-hand button.card").evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height, r.right]; })"):
+        assert box[1] >= 44 and box[2] <= width + 1, "every card is tall enough to tap and on screen"
+    page.locator("#table-centre button.pile.stock").click()
+    expect(page.locator("#table-hand button.card")).to_have_count(11, timeout=5000)
