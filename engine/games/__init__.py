@@ -10,6 +10,7 @@ SLUGS = (
 _MODULES = {
     "thanasis": "engine.games.thanasis",
     "gin": "engine.games.gin",
+    "rami": "engine.games.rami",
 }
 
 _cache: dict = {}
