@@ -54,3 +54,9 @@ def make_player(db):
         return user_create(username=name, password="Tr3s-secret!", email="")
 
     return make
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests last: Playwright keeps an event loop running in the main thread for the rest
+    of the session, which sync code using async_to_sync (pushes) must not share."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
