@@ -19,6 +19,7 @@ from tables.models import Game, Seat, Table, TableMove
 log = logging.getLogger(__name__)
 
 TURN_TIMERS = (15, 30, 60)
+LEAVE_MESSAGE = "Pour quitter la partie, utilise le bouton « Quitter »."
 
 
 class TableError(Exception):
@@ -162,6 +163,10 @@ def play_move(*, table_id: int, seat: int, move, expected_version: int | None, a
             return MoveOutcome(False, table.version, IllegalMove("not_playing", "La partie n'est pas en cours."))
         if expected_version is not None and expected_version != table.version:
             return MoveOutcome(False, table.version)
+        if isinstance(move, dict) and move.get("action") == "leave":
+            # The engines accept a leave as a move; a player's « Quitter » must go through seat_abandon,
+            # which marks the seat and charges the abandon penalty.
+            return MoveOutcome(False, table.version, IllegalMove("use_leave", LEAVE_MESSAGE))
         engine = engine_for(table)
         try:
             state, _events = engine.apply(table.state, seat, move)
