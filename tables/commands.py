@@ -10,6 +10,8 @@ from tables import broadcast, chat, rendering, services
 from tables.models import Seat, Table
 
 CONTROL_KEYS = {"kind", "version", "HEADERS"}
+MAX_MOVE_DEPTH = 6  # {"arrangement": [["QH1", …], …]} is 3 deep
+MAX_MOVE_ITEMS = 300
 
 
 def error_html(message: str, rule_url: str = "") -> str:
@@ -36,15 +38,31 @@ def parse_move(payload: dict) -> tuple[dict, int | None]:
         if key in CONTROL_KEYS:
             continue
         if isinstance(value, str) and value[:1] in "[{":
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, RecursionError):  # too deep: left as text, the engine refuses it
                 value = json.loads(value)
         move[key] = value
     version = payload.get("version")
     try:
         version = int(version) if version not in (None, "") else None
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: JSON Infinity
         version = -1  # unreadable: treated as stale, answered with the current view
     return move, version
+
+
+def move_is_reasonable(move) -> bool:
+    """Small and shallow enough to be a move. The engines ignore keys they don't know, so without this a
+    legal move could carry junk into the move log (a structure too deep even for json.dumps to save)."""
+    stack, items = [(move, 0)], 0
+    while stack:
+        value, depth = stack.pop()
+        items += 1
+        if depth > MAX_MOVE_DEPTH or items > MAX_MOVE_ITEMS:
+            return False
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return True
 
 
 def handle_frame(table_id: int, user_id: int, payload) -> str | None:
@@ -77,6 +95,8 @@ def handle_frame(table_id: int, user_id: int, payload) -> str | None:
     except services.TableError as error:
         return error_html(error.message)
     move, version = parse_move(payload)
+    if not move_is_reasonable(move):
+        return error_html("Coup invalide.")
     outcome = services.play_move(table_id=table_id, seat=seat.position, move=move, expected_version=version)
     if outcome.error is not None:
         return error_html(outcome.error.message, rule_url=table.game.get_absolute_url())

@@ -53,7 +53,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             payload = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested too deep
             await self.send(text_data=commands.error_html("Message illisible."))
             return
         reply = await database_sync_to_async(commands.handle_frame)(self.table_id, self.scope["user"].pk, payload)

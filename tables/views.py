@@ -2,6 +2,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import SuspiciousOperation
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -140,18 +141,27 @@ def table_leave(request, table_id: int):
     return redirect("tables:lobby")
 
 
+MAX_ACTION_BODY = 16 * 1024  # a move is a few dozen bytes (the websocket refuses frames over 4 KB)
+
+
 @login_required
 @require_POST
 def table_action(request, table_id: int):
     """HTTP fallback for the websocket: same frames, same service; answers with HTML partials."""
     get_object_or_404(Table, pk=table_id)
-    if request.content_type == "application/json":
-        try:
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > MAX_ACTION_BODY:
+        return HttpResponseBadRequest(commands.error_html("Message trop long ou illisible."))
+    try:
+        if request.content_type == "application/json":
             payload = json.loads(request.body or b"{}")
-        except ValueError:
-            return HttpResponseBadRequest(commands.error_html("Message illisible."))
-    else:
-        payload = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+        else:
+            payload = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+    except (ValueError, RecursionError, SuspiciousOperation):  # bad JSON, "[[[[…", too many fields
+        return HttpResponseBadRequest(commands.error_html("Message illisible."))
     reply = commands.handle_frame(table_id, request.user.pk, payload)
     if reply is None:
         reply = rendering.render_for_user(table_id, request.user.pk) or ""
