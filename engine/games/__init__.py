@@ -11,6 +11,7 @@ _MODULES = {
     "thanasis": "engine.games.thanasis",
     "gin": "engine.games.gin",
     "rami": "engine.games.rami",
+    "rami40": "engine.games.rami40",
 }
 
 _cache: dict = {}
