@@ -12,6 +12,7 @@ _MODULES = {
     "gin": "engine.games.gin",
     "rami": "engine.games.rami",
     "rami40": "engine.games.rami40",
+    "kalooki": "engine.games.kalooki",
 }
 
 _cache: dict = {}
