@@ -21,7 +21,7 @@ from engine.melds.rules import (
     MeldRules,
     compiled,
 )
-from engine.melds.structure import INF, MEMO_LIMIT, Structure
+from engine.melds.structure import EVEN_BITS, INF, MEMO_LIMIT, Structure
 
 _structures: dict[tuple, Structure] = {}
 
@@ -108,21 +108,27 @@ def _evaluate(st, cache, s0, s1, s2, s3, need, cap, w, tail) -> int:
                 total += (v if v is not None else st.solve_suit(p, 0, cache))[0]
         return total
     size = w + 1
-    acc = [0 if need <= u <= cap else INF for u in range(size)]
+    vectors = []
     for p in (s0, s1, s2, s3):
         if p:
             b = cache.get(p)
-            if b is None:
-                b = st.solve_suit(p, w, cache)
-            out = [INF] * size
-            for i in range(size):
-                a = acc[i]
-                if a < INF:
-                    for j in range(size - i):
-                        x = a + b[j]
-                        if x < out[i + j]:
-                            out[i + j] = x
-            acc = out
+            vectors.append(b if b is not None else st.solve_suit(p, w, cache))
+    if cap:
+        acc = [0 if need <= u <= cap else INF for u in range(size)]
+    elif vectors:
+        acc = vectors.pop()  # no wilds in sets: start from a suit instead of the identity
+    else:
+        return tail[w]
+    for b in vectors:
+        out = [INF] * size
+        for i in range(size):
+            a = acc[i]
+            if a < INF:
+                for j in range(size - i):
+                    x = a + b[j]
+                    if x < out[i + j]:
+                        out[i + j] = x
+        acc = out
     return min([acc[u] + tail[w - u] for u in range(size)])
 
 
@@ -138,19 +144,32 @@ def deadwood(hand: list[str], rules: MeldRules) -> int:
 def best_discards(hand: list[str], rules: MeldRules) -> dict[str, int]:
     """For each card, the least deadwood of the hand without it.
 
-    One parse; cards with the same face (or wilds of the same value) share a solve, and the suit
-    memo serves the three suits a removal leaves unchanged.
+    One parse and one full solve. A natural that fits in no meld (or a dead card) is deadwood in
+    every arrangement, so removing it just saves its value. The other removals are solved, with
+    cards of the same face (or wilds of the same value) sharing one solve and the suit memo serving
+    the suits a removal leaves unchanged.
     """
     comp = compiled(rules)
     st = comp.structure or structure_of(comp)
     packed = pack(hand, comp)
     values = wild_values(hand, comp)
+    s0, s1, s2, s3, w, dead = unpack(packed)
+    tail = st.tail(values) if w else [0]
+    full = dead + solve(st, s0, s1, s2, s3, w, tail)
+    k0, k1, k2, k3, _, _ = st.prepare(s0, s1, s2, s3, w)
+    lone = 0  # packed-code bits of the naturals that fit in no meld (either copy)
+    for shift, (p, k) in enumerate(((s0, k0), (s1, k1), (s2, k2), (s3, k3))):
+        lone |= (((p - k) | ((p - k) >> 1)) & EVEN_BITS) << (32 * shift)
     by_key: dict[tuple[int, int | None], int] = {}
     out = {}
     for card in hand:
         key = (comp.codes[card], comp.wild_values.get(card))
         if key not in by_key:
-            by_key[key] = _without(st, comp, packed, values, card)
+            code = key[0]
+            if code & lone or code >> DEAD_SHIFT:
+                by_key[key] = full - comp.info[card][3]
+            else:
+                by_key[key] = _without(st, comp, packed, values, card)
         out[card] = by_key[key]
     return out
 
