@@ -13,6 +13,7 @@ _MODULES = {
     "rami": "engine.games.rami",
     "rami40": "engine.games.rami40",
     "kalooki": "engine.games.kalooki",
+    "rami-traditionnel": "engine.games.rami_traditionnel",
 }
 
 _cache: dict = {}

@@ -20,7 +20,7 @@ from engine.base import visible_to
 from engine.melds import is_valid_meld
 from engine.melds import table as tm
 
-SLUGS = ["rami", "rami40", "kalooki"]
+SLUGS = ["rami", "rami40", "kalooki", "rami-traditionnel"]
 DECK_SIZES = {"rami": 110, "rami40": 106, "kalooki": 108, "rami-traditionnel": 104}
 OVER = ("ROUND_OVER", "MATCH_OVER")
 SEED = "7ab1e" * 12 + "0000"
