@@ -1,0 +1,128 @@
+"""Random players through the engine contract: games/s and states/s, compared with OpenSpiel.
+
+    python -m bench.selfplay --game gin --games 2000
+    python -m bench.selfplay --game thanasis --games 200 --profile
+
+A game runs from `new_match` with uniformly random legal moves (`legal_moves` + `apply`, 2 seats)
+to the end of the first round for Gin (like one OpenSpiel gin_rummy game: a knock or a void round;
+random players seldom knock, and a single-round Gin match goes on after a void round), and to the
+end of the match (101) for Thanasis; `--until` changes it. A "state" is one applied decision move;
+the deal is not counted.
+For Gin the same figures are measured in the same run for OpenSpiel's `gin_rummy` (C++ engine
+through pyspiel), random legal actions from the initial state to the terminal one, counting the
+player decisions only (chance outcomes of the deal and of draws are applied but not counted), if
+`pyspiel` imports (`pip install open-spiel` in the venv; never a project dependency).
+`--profile` runs cProfile on our engine and prints the functions that dominate.
+The last line: `RESULT game=… games_per_s=… states_per_s=… openspiel_states_per_s=… ratio=…`.
+"""
+
+import argparse
+import cProfile
+import hashlib
+import io
+import pstats
+import random
+import sys
+import time
+
+from engine import games
+
+
+def our_selfplay(slug: str, n_games: int, seed: int, until: str) -> tuple[int, int, float]:
+    """(games, states, seconds) of random play on our engine."""
+    game = games.get(slug)
+    rng = random.Random(seed)
+    states = 0
+    t0 = time.perf_counter()
+    for i in range(n_games):
+        state = game.new_match(seats=2, options={}, seed=hashlib.sha256(f"selfplay:{i}".encode()).hexdigest())
+        while game.result(state) is None:
+            to_act = game.to_act(state)
+            if not to_act:
+                if until == "round":
+                    break
+                state, _ = game.apply(state, state["active"][0], {"action": "next_round"})
+                states += 1
+                continue
+            seat = to_act[0]
+            move = rng.choice(game.legal_moves(state, seat))
+            state, _ = game.apply(state, seat, move)
+            states += 1
+    return n_games, states, time.perf_counter() - t0
+
+
+def openspiel_selfplay(n_games: int, seed: int):
+    """(games, states, seconds) of random play on OpenSpiel's gin_rummy, or None if unavailable."""
+    try:
+        import pyspiel
+    except ImportError as exc:
+        return None, f"pyspiel not importable ({exc})"
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    states = 0
+    t0 = time.perf_counter()
+    for _ in range(n_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            state.apply_action(rng.choice(state.legal_actions()))
+            states += 1
+    return (n_games, states, time.perf_counter() - t0), None
+
+
+def profile_ours(slug: str, n_games: int, seed: int, until: str, top: int = 25) -> str:
+    prof = cProfile.Profile()
+    prof.enable()
+    our_selfplay(slug, n_games, seed, until)
+    prof.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(prof, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=("gin", "thanasis"), default="gin")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--until", choices=("round", "match"), default=None,
+                        help="where a game ends (default: round for gin, match for thanasis)")
+    parser.add_argument("--profile", action="store_true", help="cProfile our engine (a tenth of the games)")
+    args = parser.parse_args(argv)
+    until = args.until or ("round" if args.game == "gin" else "match")
+
+    n, states, secs = our_selfplay(args.game, args.games, args.seed, until)
+    ours_gps, ours_sps = n / secs, states / secs
+    print(f"ours   {args.game} (a game = to the end of the {until}): {n} games, {states} states in {secs:.2f} s -> "
+          f"{ours_gps:.1f} games/s, {ours_sps:.0f} states/s ({states / n:.1f} states/game)")
+    os_sps = None
+    if args.game == "gin":
+        measured, why = openspiel_selfplay(args.games, args.seed)
+        if measured is None:
+            print(f"OpenSpiel: not measured: {why}")
+        else:
+            on, ostates, osecs = measured
+            os_sps = ostates / osecs
+            print(f"OpenSpiel gin_rummy: {on} games, {ostates} states in {osecs:.2f} s -> "
+                  f"{on / osecs:.1f} games/s, {os_sps:.0f} states/s ({ostates / on:.1f} states/game)")
+    else:
+        print("OpenSpiel has no Thanasis: our figure alone")
+    if args.profile:
+        print(profile_ours(args.game, max(1, args.games // 10), args.seed, until))
+
+    def fmt(x, digits=1):
+        return "na" if x is None else f"{x:.{digits}f}"
+
+    ratio = None if os_sps is None else ours_sps / os_sps
+    print(f"RESULT game={args.game} games_per_s={fmt(ours_gps)} states_per_s={fmt(ours_sps, 0)} "
+          f"openspiel_states_per_s={fmt(os_sps, 0)} ratio={fmt(ratio, 3)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
