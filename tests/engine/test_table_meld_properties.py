@@ -464,3 +464,32 @@ def test_readings_agree_with_the_solver_and_read_back(slug, seed, size):
                 if after is not None:
                     assert is_valid_meld(list(after.cards), rules)
                     assert ends[end] or r.kind == "set"
+
+
+# ---------------------------------------------------------------- the engine contract (engine/README.md)
+
+REQUIRED_VIEW_KEYS = {"game", "seat", "seats", "phase", "round", "dealer", "current", "to_act", "hand", "players",
+                      "stock_count", "discard_top", "discard_pile", "legal", "arrangement", "history", "last_round",
+                      "table", "opened", "threshold", "taken_card", "staged", "suggestions", "rules"}
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_contract(slug):
+    from engine.base import Game
+
+    game = games.get(slug)
+    assert slug in games.available() and game.slug == slug
+    for name in ("new_match", "to_act", "legal_moves", "apply", "view", "public_view", "result", "autoplay",
+                 "leave"):
+        assert getattr(type(game), name) is not getattr(Game, name), name
+    state = game.new_match(3, {}, SEED)
+    assert {"game", "seats", "phase", "round", "active", "scores", "history"} <= set(state)
+    assert game.result(state) is None and game.to_act(state) == [state["current"]]
+    for seat in range(3):
+        assert set(game.view(state, seat)) >= REQUIRED_VIEW_KEYS
+    assert set(game.public_view(state)) >= REQUIRED_VIEW_KEYS
+    with pytest.raises(ValueError):
+        game.new_match(5, {}, SEED)
+    with pytest.raises(IllegalMove) as err:
+        game.autoplay(state, (state["current"] + 1) % 3)
+    assert err.value.code == "no_decision"
