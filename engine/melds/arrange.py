@@ -11,6 +11,8 @@ from engine.melds.structure import INF, Structure
 
 @dataclass(frozen=True)
 class Arrangement:
+    """A split of a hand into melds and deadwood."""
+
     points: int  # deadwood points
     melds: list[list[str]] = field(default_factory=list)  # display order: runs in rank order
     deadwood: list[str] = field(default_factory=list)  # sorted by engine.cards.sort_key
@@ -19,11 +21,12 @@ class Arrangement:
 
 @dataclass
 class _Plan:
-    """One meld before card ids are chosen: naturals as (suit, rank), wild slots as faces."""
+    """One meld before card ids are chosen: naturals and wild slots as (suit, place), where a
+    place is the rank in a set and the position in a run (1..14, 14 = high ace)."""
 
     kind: str  # "run" or "set"
     naturals: list[tuple[int, int]]
-    slots: list[tuple[int, int]]  # (suit, position); run positions run 1..14 (14 = high ace)
+    slots: list[tuple[int, int]]  # what the wilds stand for
     cards: list[str] = field(default_factory=list)  # all-wild melds: their cards before seating
     seats: dict[str, int] = field(default_factory=dict)  # wild card -> index in slots
     all_wild: bool = False

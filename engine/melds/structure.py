@@ -146,7 +146,15 @@ class Structure:
         else:
             best = [x + value for x in rest]
             for removed, need, cap in self.melds_with_lowest(pattern, rank, w):
-                _relax(best, self.solve_suit(pattern - removed, w, cache), need, cap, w)
+                sub = self.solve_suit(pattern - removed, w, cache)
+                # best[u] = min(best[u], sub[u - j]) for need <= j <= cap: the meld takes j wilds
+                for u in range(need, w + 1):
+                    m = best[u]
+                    for j in range(need, (cap if cap < u else u) + 1):
+                        x = sub[u - j]
+                        if x < m:
+                            m = x
+                    best[u] = m
             v = tuple(best)
         cache[pattern] = v
         self.memo_size += 1
@@ -317,15 +325,3 @@ def _ranks_in(bits: int) -> list[int]:
         out.append(low.bit_length() >> 1)
         bits ^= low
     return out
-
-
-def _relax(best: list[int], rest: tuple[int, ...], need: int, cap: int, w: int) -> None:
-    """best[u] = min(best[u], rest[u - j]) for need <= j <= cap: one more meld absorbing j wilds."""
-    hi = min(cap, w)
-    for u in range(need, w + 1):
-        m = best[u]
-        for j in range(need, min(hi, u) + 1):
-            x = rest[u - j]
-            if x < m:
-                m = x
-        best[u] = m
