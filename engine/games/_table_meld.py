@@ -379,7 +379,7 @@ class TableMeldGame(dd.DrawDiscardGame):
         if not self._keeps_a_discard(state, rest):
             raise illegal("keep_a_card")
         meld = {**target, **after.as_dict()}
-        entry = {"action": "swap_joker", "meld_id": target["id"], "cards": list(chosen), "joker": joker,
+        entry = {"action": "swap_joker", "meld_id": target["id"], "cards": list(chosen), "wilds": {}, "joker": joker,
                  "points": 0, "out": list(chosen), "in": [joker], "meld": meld}
         return self._stage(state, seat, entry)
 
@@ -596,7 +596,7 @@ class TableMeldGame(dd.DrawDiscardGame):
 
     # -- legal moves and suggestions
 
-    def _legal_turn(self, state: dict, seat: int) -> list[dict]:
+    def _legal_turn(self, state: dict, seat: int, sugg: dict | None = None) -> list[dict]:
         phase = state["phase"]
         if phase == DRAW:
             moves = [{"action": "draw_stock"}] if self._can_draw_stock(state) else []
@@ -614,7 +614,8 @@ class TableMeldGame(dd.DrawDiscardGame):
             moves += [{"action": "discard", "card": c} for c in dd.sorted_cards(hand) if c != taken]
             if self.go_out and not hand:
                 moves.append({"action": "go_out"})
-        sugg = self.suggestions(state, seat, hand, table)
+        if sugg is None:
+            sugg = self.suggestions(state, seat, hand, table)
         moves += [{"action": "meld", **m} for m in sugg["melds"]]
         moves += [{"action": "lay_off", **m} for m in sugg["layoffs"]]
         moves += [{"action": "swap_joker", **m} for m in sugg["swaps"]]
@@ -644,13 +645,9 @@ class TableMeldGame(dd.DrawDiscardGame):
         melds: list[dict] = []
         if self.threshold is not None and not opened:
             plan = _best_plan(self, key, "points", must if not can_act else None, taken, leave)
-            if plan is not None and plan.melds:
-                total = staged_points + plan.value
-                opening = {"melds": [_meld_move(m) | {"points": m.points()} for m in plan.melds],
-                           "points": plan.value, "staged_points": staged_points, "total": total,
-                           "threshold": self.threshold, "reaches": total >= self.threshold}
-                if not can_act and total >= self.threshold:
-                    melds = [_meld_move(m) for m in plan.melds]
+            opening = self._opening(plan, staged_points)
+            if opening is not None and not can_act and opening["reaches"]:
+                melds = [_meld_move(m) for m in plan.melds]
         if can_act:
             plan = _best_plan(self, key, "penalty", must, taken, leave)
             if plan is None and must is not None:
@@ -664,6 +661,46 @@ class TableMeldGame(dd.DrawDiscardGame):
                 swaps = self._swap_moves(state, hand, table)
         return {"opening": opening, "melds": melds, "layoffs": layoffs, "swaps": swaps,
                 "may_act_on_table": can_act}
+
+    def draw_suggestions(self, state: dict, seat: int) -> dict:
+        """Solver help before drawing: what the hand lays down as it is, and with the top discard.
+
+        `opening`: as in `suggestions` for the hand now; `discard_opening`: the same with the top discard
+        taken and in a meld; `discard_melds`: (seat already opened, or no threshold) the melds of the
+        least-penalty arrangement of hand + top discard that hold it; `discard_layoffs`: where the top
+        discard can be laid off (seat already opened, or no threshold).
+        """
+        hand = state["hands"][seat]
+        top = state["discard"][-1] if state["discard"] and self._can_take(state) else None
+        leave = "discard_or_empty" if self.go_out else "discard"
+        out = {"opening": None, "discard_opening": None, "discard_melds": [], "discard_layoffs": []}
+        opened = self.threshold is None or state["opened"][seat]
+        if not opened:
+            out["opening"] = self._opening(_best_plan(self, tuple(sorted(hand)), "points", None, None, leave), 0)
+        if top is None:
+            return out
+        key = tuple(sorted([*hand, top]))
+        if not opened:
+            out["discard_opening"] = self._opening(_best_plan(self, key, "points", top, top, leave), 0)
+            return out
+        plan = _best_plan(self, key, "penalty", top, top, leave)
+        if plan is not None:
+            out["discard_melds"] = [_meld_move(m) for m in plan.melds if top in m.cards]
+        for meld in state["table"]:
+            reading = self.reading(meld)
+            if _may_fit(reading, top):
+                for end in tm.layoff_ends(reading, top, self.rules):
+                    out["discard_layoffs"].append({"cards": [top], "meld_id": meld["id"]}
+                                                  | ({"end": end} if end else {}))
+        return out
+
+    def _opening(self, plan, staged_points: int) -> dict | None:
+        if plan is None or not plan.melds:
+            return None
+        total = staged_points + plan.value
+        return {"melds": [_meld_move(m) | {"points": m.points()} for m in plan.melds], "points": plan.value,
+                "staged_points": staged_points, "total": total, "threshold": self.threshold,
+                "reaches": total >= self.threshold}
 
     def _layoff_moves(self, state: dict, hand: list[str], table: list[dict]) -> list[dict]:
         out = []
@@ -752,9 +789,10 @@ class TableMeldGame(dd.DrawDiscardGame):
         view = self._public(state)
         acting = seat == state["current"] and state["phase"] == MELD
         hand, table = self.preview(state, seat) if acting else (state["hands"][seat], None)
+        sugg = self.suggestions(state, seat, hand, table) if acting else None
         view["seat"] = seat
         view["hand"] = dd.sorted_cards(hand)
-        view["legal"] = self.legal_moves(state, seat)
+        view["legal"] = self._legal_turn(state, seat, sugg) if acting else self.legal_moves(state, seat)
         view["arrangement"] = self.arrangement(hand)
         self._view_extra(state, view, seat)
         view["hand_points"] = self.hand_points(hand)
@@ -774,7 +812,9 @@ class TableMeldGame(dd.DrawDiscardGame):
                 "commit_ok": error is None,
                 "commit_error": None if error is None else {"code": error.code, "message": error.message},
             }
-            view["suggestions"] = self.suggestions(state, seat, hand, table)
+            view["suggestions"] = sugg
+        elif seat == state["current"] and state["phase"] == DRAW:
+            view["suggestions"] = self.draw_suggestions(state, seat)
         return view
 
     def _view_extra(self, state: dict, view: dict, seat: int | None) -> None:

@@ -230,3 +230,17 @@ def test_no_low_ace_lay_off():
     refuse(state, 0, {"action": "lay_off", "cards": ["AS2"], "meld_id": "M1", "end": "low"}, "cannot_lay_off")
     lay = [m for m in GAME.legal_moves(state, 0) if m["action"] == "lay_off"]
     assert lay == [{"action": "lay_off", "cards": ["5S2"], "meld_id": "M1", "end": "high"}]
+
+
+def test_draw_suggestions_tell_whether_the_discard_opens():
+    state = rig(GAME, {0: E2_HAND}, phase="DRAW", discard=["9H2"])
+    sugg = GAME.view(state, 0)["suggestions"]
+    assert sugg["opening"]["points"] == 30 and not sugg["opening"]["reaches"]
+    assert sugg["discard_opening"]["points"] == 57 and sugg["discard_opening"]["reaches"]
+    assert any("9H2" in m["cards"] for m in sugg["discard_opening"]["melds"])
+    assert GAME.view(state, 1)["suggestions"] is None
+    state = rig(GAME, {0: ["9S1", "9C1", "3C1", "7S2"]}, phase="DRAW", discard=["9H2"], opened=[True, True],
+                table=[(1, ["6H1", "7H1", "8H1"], {})])
+    sugg = GAME.view(state, 0)["suggestions"]
+    assert sugg["discard_melds"] == [{"cards": ["9S1", "9H2", "9C1"]}]
+    assert sugg["discard_layoffs"] == [{"cards": ["9H2"], "meld_id": "M1", "end": "high"}]
