@@ -3,9 +3,11 @@
 import contextlib
 import json
 
+from django.conf import settings
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from accounts.throttle import hit
 from tables import broadcast, chat, rendering, services
 from tables.models import Seat, Table
 
@@ -94,6 +96,8 @@ def handle_frame(table_id: int, user_id: int, payload) -> str | None:
             return error_html("Action inconnue.")
     except services.TableError as error:
         return error_html(error.message)
+    if hit(f"move:{user_id}", limit=settings.MOVE_RATE_LIMIT, window=settings.MOVE_RATE_WINDOW):
+        return error_html("Tu joues trop vite : attends quelques secondes.")
     move, version = parse_move(payload)
     if not move_is_reasonable(move):
         return error_html("Coup invalide.")
