@@ -79,7 +79,8 @@ class Audit:
 
 
 @pytest.fixture
-def audit(monkeypatch):
+def audit(monkeypatch, settings):
+    settings.MOVE_RATE_LIMIT = 10**6  # scripted players move far faster than people
     audit = Audit()
     original = broadcast._send
 
