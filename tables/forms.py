@@ -1,6 +1,6 @@
 from django import forms
 
-from engine import games
+from engine import bots, games
 from tables.models import Game
 from tables.services import TURN_TIMERS
 
@@ -8,8 +8,13 @@ SEAT_CHOICES = [("human", "Un ami (invitation)"), ("1", "Robot Débutant"), ("2"
                 ("3", "Robot Expert")]
 
 
+def live_slugs() -> list[str]:
+    """Games playable at a live table: an engine and bots that can fill its seats."""
+    return [slug for slug in games.available() if bots.supports(slug)]
+
+
 def playable_games():
-    return Game.objects.filter(published=True, slug__in=games.available())
+    return Game.objects.filter(published=True, slug__in=live_slugs())
 
 
 class TableCreateForm(forms.Form):

@@ -57,10 +57,11 @@ def table_create(
     private: bool = True,
 ) -> Table:
     """A new table with the host at seat 0 and bots where asked ({position: level})."""
-    try:
-        engine = games.get(game.slug)
-    except KeyError:
-        raise TableError("Ce jeu n'est pas encore jouable en ligne.", "not_playable") from None
+    from tables.forms import live_slugs
+
+    if game.slug not in live_slugs():
+        raise TableError("Ce jeu n'est pas encore jouable en ligne.", "not_playable")
+    engine = games.get(game.slug)
     info = engine.info
     if not info.min_players <= seats_count <= info.max_players:
         raise TableError(f"Ce jeu se joue de {info.min_players} à {info.max_players} joueurs.", "seats")
