@@ -14,8 +14,11 @@ for one choice of sets is min over u of (suit vectors and set interval convolved
 from itertools import product
 
 from engine.melds.rules import (
+    DEAD,
     DEAD_SHIFT,
+    NATURAL,
     SUIT_MASK,
+    WILD,
     WILD_SHIFT,
     CompiledRules,
     MeldRules,
@@ -69,6 +72,12 @@ def wild_values(hand: list[str], comp: CompiledRules) -> list[int]:
 
 def solve(st: Structure, s0: int, s1: int, s2: int, s3: int, w: int, tail: list[int]) -> int:
     """Least points of naturals and wilds left out (dead cards not included)."""
+    return search(st, s0, s1, s2, s3, w, tail)[0]
+
+
+def search(st: Structure, s0: int, s1: int, s2: int, s3: int, w: int, tail: list[int]) -> tuple[int, tuple]:
+    """`solve`, plus how the best was reached: (suit patterns left after its sets, need, cap, points
+    of the naturals that fit in no meld)."""
     if st.memo_size > MEMO_LIMIT:
         st.clear()
     s0, s1, s2, s3, lone, ranks = st.prepare(s0, s1, s2, s3, w)
@@ -76,8 +85,8 @@ def solve(st: Structure, s0: int, s1: int, s2: int, s3: int, w: int, tail: list[
     if cache is None:
         cache = st.memo[w] = {0: (0,) + (INF,) * w}
     if not ranks:
-        return lone + _evaluate(st, cache, s0, s1, s2, s3, 0, 0, w, tail)
-    best = INF
+        return lone + _evaluate(st, cache, s0, s1, s2, s3, 0, 0, w, tail), (s0, s1, s2, s3, 0, 0, lone)
+    best, how = INF, None
     for combo in product(*st.set_choices(s0, s1, s2, s3, ranks, w)):
         need = cap = 0
         p0, p1, p2, p3 = s0, s1, s2, s3
@@ -92,10 +101,10 @@ def solve(st: Structure, s0: int, s1: int, s2: int, s3: int, w: int, tail: list[
         if need <= w:
             value = _evaluate(st, cache, p0, p1, p2, p3, need, cap, w, tail)
             if value < best:
-                best = value
+                best, how = value, (p0, p1, p2, p3, need, cap, lone)
                 if best == 0:
                     break
-    return lone + best
+    return lone + best, how
 
 
 def _evaluate(st, cache, s0, s1, s2, s3, need, cap, w, tail) -> int:
@@ -144,10 +153,11 @@ def deadwood(hand: list[str], rules: MeldRules) -> int:
 def best_discards(hand: list[str], rules: MeldRules) -> dict[str, int]:
     """For each card, the least deadwood of the hand without it.
 
-    One parse and one full solve. A natural that fits in no meld (or a dead card) is deadwood in
-    every arrangement, so removing it just saves its value. The other removals are solved, with
-    cards of the same face (or wilds of the same value) sharing one solve and the suit memo serving
-    the suits a removal leaves unchanged.
+    One parse and one full search, of least deadwood D. Removing a card c of value v leaves at least
+    D - v (put c back as deadwood), so D - v is exact as soon as an arrangement of the rest reaches
+    it: always for a card that fits in no meld (or a dead card), and when the best full-hand choice
+    of sets still reaches it without c (one convolution instead of a search). Other removals are
+    searched, cards of one face (or wilds of one value) sharing a search.
     """
     comp = compiled(rules)
     st = comp.structure or structure_of(comp)
@@ -155,23 +165,51 @@ def best_discards(hand: list[str], rules: MeldRules) -> dict[str, int]:
     values = wild_values(hand, comp)
     s0, s1, s2, s3, w, dead = unpack(packed)
     tail = st.tail(values) if w else [0]
-    full = dead + solve(st, s0, s1, s2, s3, w, tail)
+    best, (b0, b1, b2, b3, need, cap, lone_points) = search(st, s0, s1, s2, s3, w, tail)
+    full = dead + best
+    parts = [b0, b1, b2, b3]
     k0, k1, k2, k3, _, _ = st.prepare(s0, s1, s2, s3, w)
     lone = 0  # packed-code bits of the naturals that fit in no meld (either copy)
     for shift, (p, k) in enumerate(((s0, k0), (s1, k1), (s2, k2), (s3, k3))):
         lone |= (((p - k) | ((p - k) >> 1)) & EVEN_BITS) << (32 * shift)
+    cache = st.memo[w]
+
+    def without(card: str) -> int:
+        kind, suit, rank, value = comp.info[card]
+        if comp.codes[card] & lone or kind == DEAD:
+            return full - value
+        target = best - value - lone_points
+        if kind == NATURAL and (parts[suit] >> (2 * rank)) & 3:
+            p = list(parts)
+            p[suit] -= 1 << (2 * rank)
+            if _evaluate(st, cache, p[0], p[1], p[2], p[3], need, cap, w, tail) == target:
+                return full - value
+        elif kind == WILD and need < w:
+            rest = list(values)
+            rest.remove(value)
+            if _fewer_wilds(st, parts, need, cap, w - 1, st.tail(rest)) == target:
+                return full - value
+        return _without(st, comp, packed, values, card)
+
     by_key: dict[tuple[int, int | None], int] = {}
     out = {}
     for card in hand:
         key = (comp.codes[card], comp.wild_values.get(card))
         if key not in by_key:
-            code = key[0]
-            if code & lone or code >> DEAD_SHIFT:
-                by_key[key] = full - comp.info[card][3]
-            else:
-                by_key[key] = _without(st, comp, packed, values, card)
+            by_key[key] = without(card)
         out[card] = by_key[key]
     return out
+
+
+def _fewer_wilds(st: Structure, parts: list[int], need: int, cap: int, w: int, tail: list[int]) -> int:
+    """`_evaluate` with one wild less than the memoised vectors were built for: a vector for w
+    wilds cut to w entries is the vector for w - 1 (melds needing more never fit either)."""
+    acc = [0 if need <= u <= cap else INF for u in range(w + 1)]
+    for p in parts:
+        if p:
+            b = st.vector(p, w + 1)
+            acc = [min(acc[i] + b[u - i] for i in range(u + 1)) for u in range(w + 1)]
+    return min(acc[u] + tail[w - u] for u in range(w + 1))
 
 
 def _without(st: Structure, comp: CompiledRules, packed: int, values: list[int], card: str) -> int:
