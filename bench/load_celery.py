@@ -1,0 +1,8 @@
+"""The site's Celery app, unchanged, plus bench.load_probe's timers: `celery -A bench.load_celery worker`."""
+
+from bench import load_probe
+from rummy_site.celery import app
+
+load_probe.install()
+
+__all__ = ["app"]
