@@ -82,8 +82,10 @@ def play_match(task: tuple) -> dict:
     return {"pair": (strong, weak), "score": score, "times": times, "rounds": rounds, "steps": step}
 
 
-def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first: int = 0) -> dict:
-    tasks = [(slug, first + i, s, w, options, budget) for (s, w) in pairs for i in range(matches)]
+def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first: int = 0,
+        l3_matches: int | None = None) -> dict:
+    tasks = [(slug, first + i, s, w, options, budget) for (s, w) in pairs
+             for i in range(l3_matches if (l3_matches is not None and 3 in (s, w)) else matches)]
     if jobs > 1:
         with Pool(jobs) as pool:
             results = pool.map(play_match, tasks, chunksize=1)
@@ -106,6 +108,8 @@ def main(argv=None) -> int:
     parser.add_argument("--game", choices=("thanasis", "gin"), required=True)
     parser.add_argument("--matches", "--rounds", dest="matches", type=int, default=1000,
                         help="matches per pairing (alias --rounds)")
+    parser.add_argument("--l3-matches", type=int, default=None,
+                        help="matches for pairings with level 3 (default: --matches); level 3 thinks ~0.2 s a move")
     parser.add_argument("--quick", action="store_true", help="a short run (20 matches per pairing)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (multiprocessing)")
     parser.add_argument("--gin-match", choices=("1", "100"), default="100",
@@ -116,16 +120,17 @@ def main(argv=None) -> int:
     parser.add_argument("--first", type=int, default=0, help="index of the first match seed")
     args = parser.parse_args(argv)
     matches = 20 if args.quick else args.matches
+    l3_matches = 20 if args.quick else args.l3_matches
     pairs = [tuple(int(x) for x in p.split("-")) for p in args.pairs.split(",")]
     options = {"match": args.gin_match} if args.game == "gin" else {}
     budget = None if args.iterations is None else bots.Budget(iterations=args.iterations)
     t0 = time.perf_counter()
-    summary = run(args.game, matches, args.jobs, pairs, options, budget, args.first)
+    summary = run(args.game, matches, args.jobs, pairs, options, budget, args.first, l3_matches)
     wall = time.perf_counter() - t0
 
     kind = f"match={args.gin_match}" if args.game == "gin" else "match to 101"
-    print(f"game={args.game} ({kind}), {matches} matches per pairing, heads-up, seats alternate, "
-          f"jobs={args.jobs}, wall {wall:.0f} s")
+    sizes = f"{matches} matches per pairing" + (f" ({l3_matches} with level 3)" if l3_matches else "")
+    print(f"game={args.game} ({kind}), {sizes}, heads-up, seats alternate, jobs={args.jobs}, wall {wall:.0f} s")
     rates = {}
     for (s, w), e in sorted(summary["pairs"].items()):
         lo, hi = wilson(e["score"], e["n"])

@@ -22,7 +22,7 @@ class Budget:
     """How much the expert may think: determinizations, and an optional wall-clock cap (seconds)."""
 
     iterations: int = 48
-    time_limit: float | None = 0.22
+    time_limit: float | None = 0.17
 
 
 DEFAULT_BUDGET = Budget()
