@@ -45,14 +45,16 @@ def _layoff_options(hand: list[str], meld: list[str], rules: MeldRules) -> list[
     """Every group of the hand's cards that can be added to `meld` (the empty group first)."""
     info = compiled(rules).info
     naturals = [info[c] for c in meld if info[c][0] == NATURAL]
-    suits = {n[1] for n in naturals}
-    ranks = {n[2] for n in naturals}
+    may_be_set = len({n[2] for n in naturals}) <= 1
+    may_be_run = len({n[1] for n in naturals}) <= 1
     candidates = []
     for card in sorted(hand, key=sort_key):
         kind, suit, rank, _ = info[card]
-        if kind == WILD or (kind == NATURAL and (suit in suits or rank in ranks or not naturals)):
+        if kind == WILD or kind == NATURAL and (
+            not naturals or (may_be_set and rank == naturals[0][2]) or (may_be_run and suit == naturals[0][1])
+        ):
             candidates.append(card)
-    room = max(rules.set_max, rules.run_max) - len(meld)
+    room = max(rules.set_max if may_be_set else 0, rules.run_max if may_be_run else 0) - len(meld)
     options: list[tuple[str, ...]] = [()]
     for size in range(1, min(room, len(candidates)) + 1):
         options += [group for group in combinations(candidates, size) if is_valid_meld(meld + list(group), rules)]
