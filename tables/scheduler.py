@@ -87,18 +87,21 @@ def schedule_decisions(table_id: int, version: int) -> None:
             _enqueue(tasks.next_round, (table_id, version), countdown=settings.NEXT_ROUND_DELAY_SECONDS)
         return
     seats = {s.position: s for s in table.seats.all()}
+    # Nobody left to watch (no bot, no human connected): only the move timer plays, so a table
+    # abandoned by everyone advances slowly instead of autoplaying in a tight loop.
+    anyone_watching = any(s.is_bot or s.connections > 0 for s in seats.values())
     for position in to_act:
         seat = seats.get(position)
         if seat is None:
             continue
         if seat.is_bot:
             _enqueue(tasks.bot_turn, (table_id, version, position), countdown=settings.BOT_DELAY_SECONDS)
-        elif seat.left:
+        elif seat.left and anyone_watching:
             _enqueue(tasks.autoplay_turn, (table_id, version, position))
         else:
             # A page reload or a new page after « Créer la table » is a short disconnection:
             # give the player a few seconds before the rules' autoplay takes the decision.
-            if seat.connections == 0:
+            if seat.connections == 0 and anyone_watching:
                 _enqueue(tasks.autoplay_turn, (table_id, version, position, True),
                          countdown=settings.DISCONNECT_GRACE_SECONDS)
             _enqueue(tasks.autoplay_turn, (table_id, version, position), countdown=table.turn_timer_s)
