@@ -23,6 +23,7 @@ def test_check_deploy_is_clean_in_production_mode():
         "SECRET_KEY": "k" * 64 + "-production-test-key-with-enough-entropy",
         "ALLOWED_HOSTS": "cartes.example.fr",
     }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,

@@ -6,9 +6,6 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls made by
-# fixtures are still synchronous and safe here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -23,6 +20,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "e2e" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _orm_beside_playwright(monkeypatch):
+    """Playwright's sync API runs an event loop in this thread; the ORM calls made by
+    fixtures (database flush) are still synchronous and safe here."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="session")
