@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
