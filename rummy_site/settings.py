@@ -102,7 +102,8 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
-            "TEST": {"NAME": VAR_DIR / "test.sqlite3"},
+            # A file (not :memory:) so browser tests' server processes share it; one per test run.
+            "TEST": {"NAME": VAR_DIR / f"test-{os.getpid()}.sqlite3"},
         }
     }
 
