@@ -21,11 +21,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-@pytest.fixture(autouse=True)
-def _orm_beside_playwright(monkeypatch):
+@pytest.fixture(scope="session", autouse=True)
+def _orm_beside_playwright():
     """Playwright's sync API runs an event loop in this thread; the ORM calls made by
-    fixtures (database flush) are still synchronous and safe here."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    fixtures (database flush) are still synchronous and safe here. Browser tests run last
+    (tests/conftest.py), so no other test runs with this flag."""
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 @pytest.fixture(scope="session")
