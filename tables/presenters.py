@@ -177,6 +177,10 @@ def _around(seats: list[dict], me: Seat | None) -> list[dict]:
     return [by_pos[(me.position + k) % n] for k in range(1, n) if (me.position + k) % n in by_pos]
 
 
+def recent_chat(table: Table) -> list:
+    return list(ChatMessage.objects.filter(table=table).select_related("user").order_by("-created")[:30])[::-1]
+
+
 def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: str | None = None) -> dict:
     from tables.services import engine_for
 
@@ -209,7 +213,7 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
         "error": error,
         "is_host": me is not None and me.user_id is not None and me.user_id == table.host_id,
         "free_seats": max(0, table.seats_count - len(seats)),
-        "chat": list(ChatMessage.objects.filter(table=table).select_related("user").order_by("-created")[:30])[::-1],
+        "chat": lambda: recent_chat(table),  # a callable: only the full page reads it, never a push
     }
     if view is None:
         return ctx
