@@ -17,6 +17,10 @@ LEVELS = {1: "Débutant", 2: "Confirmé", 3: "Expert"}
 _ADAPTER_MODULES = {
     "thanasis": "engine.bots.thanasis",
     "gin": "engine.bots.gin",
+    "rami": "engine.bots.table_meld",
+    "rami40": "engine.bots.table_meld",
+    "kalooki": "engine.bots.table_meld",
+    "rami-traditionnel": "engine.bots.table_meld",
 }
 _adapters: dict = {}
 
