@@ -52,6 +52,11 @@ class GinAdapter(Adapter):
         know.extra["dealer"] = view.get("dealer")
         know.extra["match"] = view.get("match") or (view.get("options") or {}).get("match", "1")
         know.extra["hand_size"] = view.get("hand_size") or 10
+        for player in view.get("players") or []:
+            # cards a seat took from the pile and still holds, if the view ever tells them
+            held = player.get("taken") or player.get("picked")
+            if player.get("seat") != know.seat and isinstance(held, list) and held:
+                know.known[player["seat"]] = [c for c in held if c in self.deck]
         return know
 
     # -- the knock arrangement
@@ -118,10 +123,13 @@ class GinAdapter(Adapter):
         back: list[str] = []
         for seat in know.opponents():
             size = know.hand_counts.get(seat, 0)
-            hand = [pool.pop() for _ in range(min(size, len(pool)))]
+            hand = list(know.known.get(seat, []))[:size]
+            hand += [pool.pop() for _ in range(min(size - len(hand), len(pool)))]
             for _ in range(min(past, len(pool) - know.stock_count - 1)):
                 drawn = pool.pop()
                 card, _dw = self.step(hand, drawn, key)
+                if card in know.known.get(seat, ()):
+                    card = drawn  # a card he is known to hold stays in his hand
                 hand.append(drawn)
                 hand.remove(card)
                 back.append(card)

@@ -8,7 +8,8 @@ very same deals). The candidate with the best mean utility (round points, plus a
 when the round burns a player near the match limit) is played.
 
 The budget counts determinizations, so the choice is deterministic given the `rng`. An optional
-time limit (on by default in production, off in tests) stops the search early on a slow machine.
+time limit (on by default in production, off in tests) stops the search early on a slow machine;
+it counts this thread's CPU time (one core), so a loaded server does not starve the search.
 """
 
 import time
@@ -19,7 +20,7 @@ from engine.bots.base import Adapter, Knowledge, Moves
 
 @dataclass(frozen=True)
 class Budget:
-    """How much the expert may think: determinizations, and an optional wall-clock cap (seconds)."""
+    """How much the expert may think: determinizations, and an optional CPU-time cap (seconds)."""
 
     iterations: int = 48
     time_limit: float | None = 0.17
@@ -62,12 +63,12 @@ def expert(adapter: Adapter, view: dict, know: Knowledge, moves: Moves, key, rng
         return None
     if len(candidates) == 1:
         return adapter.finalize(candidates[0], know, key)
-    start = time.perf_counter()
+    start = time.thread_time()
     samples: list[list[float]] = []
     while len(samples) < budget.iterations:
         world = adapter.determinize(view, know, key, rng)
         samples.append(adapter.evaluate(world, candidates, know, key))
-        if budget.time_limit is not None and time.perf_counter() - start > budget.time_limit:
+        if budget.time_limit is not None and time.thread_time() - start > budget.time_limit:
             break
     best, means = pick(samples)
     last_stats = SearchStats(iterations=len(samples), candidates=len(candidates), means=means)
