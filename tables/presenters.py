@@ -519,7 +519,7 @@ def table_melds_ctx(view: dict, seats_ctx: list[dict], me: dict | None, is_my_tu
     if swap_ok:
         buttons.append({"tm": "swap_joker", "label": "Échanger le joker", "enabled": actionable and has_joker,
                         "show": acting and has_joker, "reason": why(opening_reason)})
-    undo_label = "Annuler la prise" if not actions and view.get("taken_card") else "Annuler"
+    undo_label = "Annuler la prise" if not actions and view.get("taken_card") and rules.get("undo_take") else "Annuler"
     buttons.append({"action": "undo", "label": undo_label, "enabled": "undo" in legal, "show": acting,
                     "reason": why("Rien à annuler pour l'instant.")})
     if len(actions) > 1:

@@ -598,11 +598,17 @@
     return out;
   }
 
+  var TM_PLURALS = { A: "as", J: "valets", Q: "dames", K: "rois" };
+
   function tmDescribe(reading, count) {
     var jokers = Object.keys(reading.wilds).sort();
-    var text = reading.kind === "set" ? (count === 4 ? "Carré" : "Brelan") + " de " + tmFaceLabel(
-      reading.wilds[jokers[0]] || "").replace(/[♠♥♦♣]/, "") : "Suite " + reading.faces.map(tmFaceLabel).join(" ");
-    if (reading.kind === "set" && !jokers.length) text = count === 4 ? "Carré" : "Brelan";
+    var text;
+    if (reading.kind === "set") {
+      var rank = jokers.length ? reading.wilds[jokers[0]].slice(0, -1) : "";
+      text = (count === 4 ? "Carré" : "Brelan") + (rank ? " de " + (TM_PLURALS[rank] || rank) : "");
+    } else {
+      text = "Suite " + reading.faces.map(tmFaceLabel).join(" ");
+    }
     if (jokers.length) {
       text += " — joker" + (jokers.length > 1 ? "s" : "") + " = " + jokers.map(function (w) { return tmFaceLabel(reading.wilds[w]); }).join(", ");
     }

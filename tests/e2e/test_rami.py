@@ -51,7 +51,8 @@ def _script_deal(table, hands: dict[int, list[str]], melds=(), current=0, top=No
     state = table.state
     n = state["seats"]
     placed = {c for hand in hands.values() for c in hand} | {c for m in melds for c in m[1]}
-    rest = [c for c in engine.deck if c not in placed and c != top]
+    dealt = [c for hand in state["hands"] for c in hand] + state["discard"] + state["stock"][::-1]  # shuffled
+    rest = [c for c in dealt if c not in placed and c != top]
     state["table"] = [{"id": f"M{i}", "owner": owner, "cards": list(cs), "wilds": dict(wilds), "kind": kind}
                       for i, (owner, cs, wilds, kind) in enumerate(melds, start=1)]
     state["opened"] = [any(m[0] == s for m in melds) for s in range(n)]
@@ -78,7 +79,8 @@ def choose(page: Page, *cards: str) -> None:
 
 
 def test_a_lay_down_under_30_is_refused_with_its_french_reason(live_site, browser, artifacts_dir):
-    lea_ctx, max_ctx = browser.new_context(), browser.new_context()
+    lea_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    max_ctx = browser.new_context(viewport={"width": 360, "height": 740})  # the other player is on a phone
     lea, maxi = lea_ctx.new_page(), max_ctx.new_page()
     sign_up(lea, live_site, "lea")
     sign_up(maxi, live_site, "max")
@@ -101,6 +103,8 @@ def test_a_lay_down_under_30_is_refused_with_its_french_reason(live_site, browse
     expect(lea.get_by_test_id("commit-warning")).to_contain_text("au moins 30 points")
     expect(maxi.locator("#table-centre .tm-table")).to_contain_text("Aucune combinaison")
     expect(maxi.locator(".tm-meld")).to_have_count(0)
+    maxi.screenshot(path=str(artifacts_dir / "rami-other-player-360.png"), full_page=True)
+    assert not maxi.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
 
     choose(lea, "KD1")
     lea.locator("[data-tm-act=discard]").click()

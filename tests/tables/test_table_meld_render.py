@@ -154,3 +154,28 @@ def test_memoised_push_of_a_staged_turn_equals_a_fresh_render(slug, make_player)
         memo.enabled = True
         memo.clear()
     assert warm == fresh
+
+
+def test_an_eliminated_player_gets_a_red_x_and_quitter_while_the_others_go_on(make_player):
+    engine = games.get("rami")
+    state = engine.new_match(3, {"point_limit": "50"}, f"{1:032x}")
+    for _ in range(20000):
+        if state["phase"] == "ROUND_OVER" and len(state["active"]) == 2:
+            break
+        if not engine.to_act(state):
+            state, _ = engine.apply(state, state["active"][0], {"action": "next_round"})
+            continue
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, _greedy(engine, state, seat))
+    assert state["phase"] == "ROUND_OVER" and len(state["active"]) == 2, "the seeded greedy match eliminates one"
+    out = state["out"][0]["seat"]
+    table, seats = _table("rami", state, make_player)
+    html = render_push(table, seats, seats[out])
+    assert "Tu es éliminé" in html and 'class="out-x-inline"' in html and "éliminé" in html
+    assert re.search(r'<a class="button secondary" href="/tables/">Quitter</a>', html)
+    assert "la pénalité d'abandon" not in html, "an eliminated player leaves without an abandon penalty"
+    assert "Manche suivante</button>" not in html
+    other = next(s for s in seats if s.position != out)
+    html = render_push(table, seats, other)
+    assert "Manche suivante</button>" in html and "Tu es éliminé" not in html
+    assert html.count('class="out-x"') >= 1, "the eliminated opponent's seat carries the red X"
