@@ -221,6 +221,11 @@ def seat_abandon(*, table_id: int, user: User) -> None:
             return
         if seat.left:
             return
+        if seat.position not in table.state.get("active", []):
+            # Already out (burnt or eliminated): leaving costs nothing more.
+            seat.left = True
+            seat.save(update_fields=["left"])
+            return
         engine = engine_for(table)
         state, _events = engine.leave(table.state, seat.position)
         seat.left = True
