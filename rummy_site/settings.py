@@ -161,6 +161,10 @@ if REDIS_URL:
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
+    # A task a killed worker had taken (acks_late) goes back to the queue after this many seconds (Redis
+    # default: one hour). It must exceed the longest countdown (a 60 s move timer), or delayed tasks would
+    # be delivered twice (harmless, they are version-checked, but wasteful).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "120"))}
     CELERY_EMBEDDED_WORKER = False
 else:
     # In-process and O(1) per message (Channels' InMemoryChannelLayer scans every channel on each send).
