@@ -260,7 +260,10 @@ def seat_connected(*, table_id: int, user_id: int, delta: int) -> Seat | None:
         seat.connections = max(0, seat.connections + delta)
         seat.last_seen = timezone.now()
         seat.save(update_fields=["connections", "last_seen"])
-        if seat.connections == 0:
+        if seat.connections == 0 or delta > 0:
+            # Last socket gone: autoplay now if it is this seat's decision. A socket (re)opened: re-arm
+            # the current decision as well, in case its task died with a killed process (daphne killed
+            # between a move's commit and its scheduling). Tasks are version-checked: armed twice, played once.
             scheduler.after_commit_autoplay_if_due(table_id)
         scheduler.after_commit_table_changed(table_id)
         return seat
