@@ -9,12 +9,33 @@ app = Celery("rummy_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+REPUSH_WINDOW_S = 120  # a worker killed this long ago or less may have left moves unpushed
+
 
 @worker_ready.connect
 def _rearm_tables(sender=None, **kwargs):
-    """A worker (re)started: re-arm the current decision of every table in play.
+    """A worker (re)started: re-arm the current decision of every table in play, and push again the
+    current view of the tables that moved lately — a killed worker may have committed a bot's move and
+    died before pushing it, leaving the next player looking at a stale table until the move timer.
 
     Tasks are version-checked, so a decision armed twice is still played once."""
     from tables.scheduler import reschedule_playing_tables
 
     reschedule_playing_tables()
+    _repush_recent_tables()
+
+
+def _repush_recent_tables() -> int:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables import broadcast
+    from tables.models import Table, TableMove
+
+    since = timezone.now() - timedelta(seconds=REPUSH_WINDOW_S)
+    table_ids = set(TableMove.objects.filter(created__gte=since, table__status=Table.Status.PLAYING)
+                    .values_list("table_id", flat=True))
+    for table_id in table_ids:
+        broadcast.table_changed(table_id)
+    return len(table_ids)
