@@ -6,7 +6,9 @@
 - Level 2 « Confirmé »: greedy on the exact solver: the discard leaving the least deadwood, ties
   broken by live potential (pairs and near-runs whose completing cards are not dead), takes a
   discard whenever it lowers the best deadwood, closes or knocks as soon as it may.
-- Level 3 « Expert »: determinized Monte Carlo search (`engine.bots.search`).
+- Level 3 « Expert »: determinized Monte Carlo search (`engine.bots.search`) over the decisions the
+  adapter lists (Thanasis: close or which card to throw; Gin: take the discard or not, knock or not),
+  starting from the level-2 choice and leaving it only when the playouts say so clearly.
 """
 
 from engine import cards
