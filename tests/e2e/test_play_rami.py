@@ -27,6 +27,29 @@ def _user(name: str):
     return User.objects.get(username=name)
 
 
+def _off_the_browser_thread(fn):
+    """Run set-up code in a worker thread: Playwright's event loop owns this one, and the services'
+    pushes (async_to_sync) refuse to run beside a running loop."""
+    from concurrent.futures import ThreadPoolExecutor
+    from functools import wraps
+
+    from django.db import connection
+
+    @wraps(fn)
+    def run(*args, **kwargs):
+        def call():
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                connection.close()
+
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(call).result()
+
+    return run
+
+
+@_off_the_browser_thread
 def _start_table(host: str, others: list[str], bot_levels: dict[int, int], options: dict):
     """A Rami table started in this process; nothing is scheduled here (the site plays the bots)."""
     from tables import services
@@ -44,6 +67,7 @@ def _start_table(host: str, others: list[str], bot_levels: dict[int, int], optio
     return table
 
 
+@_off_the_browser_thread
 def _script_deal(table, hands: dict[int, list[str]], melds=(), current=0, top=None):
     """Rearrange the dealt cards: given hands and table melds, the others' hands refilled from the rest,
     seat `current` to draw (with `top` on the stock). Every card of the deck stays in play exactly once."""
