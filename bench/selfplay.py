@@ -8,6 +8,7 @@ to the end of the first round for Gin (like one OpenSpiel gin_rummy game: a knoc
 random players seldom knock, and a single-round Gin match goes on after a void round), and to the
 end of the match (101) for Thanasis; `--until` changes it. A "state" is one applied decision move;
 the deal is not counted.
+Rates are per second of this process's CPU time (the machine may be shared; wall time is printed too).
 For Gin the same figures are measured in the same run for OpenSpiel's `gin_rummy` (C++ engine
 through pyspiel), random legal actions from the initial state to the terminal one, counting the
 player decisions only (chance outcomes of the deal and of draws are applied but not counted), if
@@ -33,7 +34,8 @@ def our_selfplay(slug: str, n_games: int, seed: int, until: str) -> tuple[int, i
     game = games.get(slug)
     rng = random.Random(seed)
     states = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
+    w0 = time.perf_counter()
     for i in range(n_games):
         state = game.new_match(seats=2, options={}, seed=hashlib.sha256(f"selfplay:{i}".encode()).hexdigest())
         while game.result(state) is None:
@@ -48,7 +50,7 @@ def our_selfplay(slug: str, n_games: int, seed: int, until: str) -> tuple[int, i
             move = rng.choice(game.legal_moves(state, seat))
             state, _ = game.apply(state, seat, move)
             states += 1
-    return n_games, states, time.perf_counter() - t0
+    return n_games, states, time.process_time() - t0, time.perf_counter() - w0
 
 
 def openspiel_selfplay(n_games: int, seed: int):
@@ -60,7 +62,8 @@ def openspiel_selfplay(n_games: int, seed: int):
     game = pyspiel.load_game("gin_rummy")
     rng = random.Random(seed)
     states = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
+    w0 = time.perf_counter()
     for _ in range(n_games):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -70,7 +73,7 @@ def openspiel_selfplay(n_games: int, seed: int):
                 continue
             state.apply_action(rng.choice(state.legal_actions()))
             states += 1
-    return (n_games, states, time.perf_counter() - t0), None
+    return (n_games, states, time.process_time() - t0, time.perf_counter() - w0), None
 
 
 def profile_ours(slug: str, n_games: int, seed: int, until: str, top: int = 25) -> str:
@@ -96,19 +99,19 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     until = args.until or ("round" if args.game == "gin" else "match")
 
-    n, states, secs = our_selfplay(args.game, args.games, args.seed, until)
+    n, states, secs, wall = our_selfplay(args.game, args.games, args.seed, until)
     ours_gps, ours_sps = n / secs, states / secs
-    print(f"ours   {args.game} (a game = to the end of the {until}): {n} games, {states} states in {secs:.2f} s -> "
-          f"{ours_gps:.1f} games/s, {ours_sps:.0f} states/s ({states / n:.1f} states/game)")
+    print(f"ours   {args.game} (a game = to the end of the {until}): {n} games, {states} states in {secs:.2f} s CPU "
+          f"({wall:.2f} s wall) -> {ours_gps:.1f} games/s, {ours_sps:.0f} states/s ({states / n:.1f} states/game)")
     os_sps = None
     if args.game == "gin":
         measured, why = openspiel_selfplay(args.games, args.seed)
         if measured is None:
             print(f"OpenSpiel: not measured: {why}")
         else:
-            on, ostates, osecs = measured
+            on, ostates, osecs, owall = measured
             os_sps = ostates / osecs
-            print(f"OpenSpiel gin_rummy: {on} games, {ostates} states in {osecs:.2f} s -> "
+            print(f"OpenSpiel gin_rummy: {on} games, {ostates} states in {osecs:.2f} s CPU ({owall:.2f} s wall) -> "
                   f"{on / osecs:.1f} games/s, {os_sps:.0f} states/s ({ostates / on:.1f} states/game)")
     else:
         print("OpenSpiel has no Thanasis: our figure alone")
