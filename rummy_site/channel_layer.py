@@ -111,6 +111,23 @@ class LocalChannelLayer(BaseChannelLayer):
         else:
             self._fan_out(group, message)
 
+    def group_send_threadsafe(self, group: str, message: dict) -> None:
+        """group_send for sync code in any thread, without waiting for an event loop (tables.broadcast)."""
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        loop = self._loop
+        if loop is None or loop.is_closed() or not loop.is_running():
+            self._fan_out(group, message)  # no consumer loop: nobody can be listening yet
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._fan_out(group, message)
+        else:
+            loop.call_soon_threadsafe(self._fan_out, group, message)
+
     # -- on the owning loop
 
     @staticmethod

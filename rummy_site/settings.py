@@ -104,6 +104,9 @@ else:
             },
             # A file (not :memory:) so browser tests' server processes share it; one per test run.
             "TEST": {"NAME": VAR_DIR / f"test-{os.getpid()}.sqlite3"},
+            # Keep each thread's connection: opening one (and its PRAGMAs) for every websocket frame cost
+            # more than the frame's own queries.
+            "CONN_MAX_AGE": None,
         }
     }
 

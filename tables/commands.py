@@ -6,10 +6,9 @@ import json
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from accounts.models import User
 from accounts.throttle import hit
 from tables import broadcast, chat, rendering, services
-from tables.models import Seat, Table
+from tables.models import Seat
 
 CONTROL_KEYS = {"kind", "version", "HEADERS"}
 MAX_MOVE_DEPTH = 6  # {"arrangement": [["QH1", …], …]} is 3 deep
@@ -71,11 +70,11 @@ def handle_frame(table_id: int, user_id: int, payload) -> str | None:
     """Apply what the frame asks; returns HTML for this client only (errors, resync), or None."""
     if not isinstance(payload, dict):
         return error_html("Message illisible.")
-    table = Table.objects.select_related("game").filter(pk=table_id).first()
-    user = User.objects.filter(pk=user_id).first()
-    seat = Seat.objects.filter(table_id=table_id, user_id=user_id).first()
-    if table is None or user is None or seat is None:
+    # One query: the seat, its table and game, and the user.
+    seat = Seat.objects.select_related("table__game", "user").filter(table_id=table_id, user_id=user_id).first()
+    if seat is None:
         return error_html("Tu n'es pas assis à cette table.")
+    table, user = seat.table, seat.user
     kind = payload.get("kind", "move")
     try:
         if kind == "chat":

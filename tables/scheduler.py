@@ -42,9 +42,8 @@ def after_commit_move(table) -> None:
 def _after_move(table_id: int, version: int) -> None:
     from tables import broadcast
 
-    broadcast.table_changed(table_id)
-    broadcast.lobby_changed()
-    schedule_decisions(table_id, version)
+    table, seats = broadcast.table_changed(table_id, also=[broadcast.LOBBY_MESSAGE])
+    schedule_decisions(table_id, version, table=table, seats=seats)
 
 
 def after_commit_table_changed(table_id: int) -> None:
@@ -71,14 +70,16 @@ def after_commit_autoplay_if_due(table_id: int) -> None:
     transaction.on_commit(run)
 
 
-def schedule_decisions(table_id: int, version: int) -> None:
-    """Queue what the current decision needs: a bot turn, an autoplay, a timer, or the next round."""
+def schedule_decisions(table_id: int, version: int, *, table=None, seats=None) -> None:
+    """Queue what the current decision needs: a bot turn, an autoplay, a timer, or the next round.
+    `table` and `seats`: as just read after the commit (spares reading them again)."""
     from tables import tasks
     from tables.models import Table
     from tables.services import engine_for
 
-    table = Table.objects.select_related("game").filter(pk=table_id, version=version).first()
-    if table is None or table.status != Table.Status.PLAYING or table.state is None:
+    if table is None or table.pk != table_id:
+        table, seats = Table.objects.select_related("game").filter(pk=table_id).first(), None
+    if table is None or table.version != version or table.status != Table.Status.PLAYING or table.state is None:
         return
     engine = engine_for(table)
     to_act = engine.to_act(table.state)
@@ -86,7 +87,7 @@ def schedule_decisions(table_id: int, version: int) -> None:
         if engine.result(table.state) is None:
             _enqueue(tasks.next_round, (table_id, version), countdown=settings.NEXT_ROUND_DELAY_SECONDS)
         return
-    seats = {s.position: s for s in table.seats.all()}
+    seats = {s.position: s for s in (table.seats.all() if seats is None else seats)}
     # Nobody left to watch (no bot, no human connected): only the move timer plays, so a table
     # abandoned by everyone advances slowly instead of autoplaying in a tight loop.
     anyone_watching = any(s.is_bot or s.connections > 0 for s in seats.values())
