@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STALL_S = 15.0
+STALL_S = 30.0  # longer than a slow restart on a loaded machine, shorter than the 60 s move timer
 RE_STATUS = re.compile(r'id="table-status"[^>]*?data-version="(\d+)" data-phase="([A-Z_]*)" data-my-turn="([01])"')
 RE_CARD_TAG = re.compile(r"<button[^>]*\bdata-card=\"([^\"]+)\"[^>]*>")
 RE_POINTS = re.compile(r'data-points="(\d*)"')
@@ -377,7 +377,7 @@ def new_match(host, slug: str):
     seats = 2 if slug == "gin" else 3
     table = services.table_create(host=host, game=Game.objects.get(slug=slug), seats_count=seats,
                                   bot_levels=dict.fromkeys(range(1, seats), 1), options={"match": "1"} if slug == "gin"
-                                  else {}, stake=10, turn_timer_s=15, private=True)
+                                  else {}, stake=10, turn_timer_s=60, private=True)
     services.table_start(table=table, user=host)
     return Table.objects.get(pk=table.pk)
 
@@ -457,6 +457,10 @@ async def chaos(servers: Servers, host, runs: int, rng: random.Random, figures: 
             await asyncio.sleep(0.1)
         return False
 
+    def problem(text: str) -> None:
+        figures.problems.append(text)
+        say("problem: " + text)
+
     await start_match()
     for run in range(runs):
         await keep_playing(rng.uniform(0.3, 2.0))
@@ -473,11 +477,11 @@ async def chaos(servers: Servers, host, runs: int, rng: random.Random, figures: 
             figures.resyncs.append(max(0.0, tab.full_views[views_before] - accepted))
         else:
             figures.resyncs.append(float("inf"))
-            figures.problems.append(f"run {run}: the client never got the full view after the daphne restart")
+            problem(f"run {run}: the client never got the full view after the daphne restart")
         version, _ = await asyncio.to_thread(table_version, tab.table_id)
         if not await progressed(tab.table_id, version):
             figures.stalls += 1
-            figures.problems.append(f"run {run}: table {tab.table_id} stalled at v{version} after a daphne restart: "
+            problem(f"run {run}: table {tab.table_id} stalled at v{version} after a daphne restart: "
                                     + await asyncio.to_thread(describe, tab.table_id, tab))
         await keep_playing(rng.uniform(0.3, 2.0))
         # kill -9 the worker at a random moment, restart it.
@@ -488,7 +492,7 @@ async def chaos(servers: Servers, host, runs: int, rng: random.Random, figures: 
         version, _ = await asyncio.to_thread(table_version, tab.table_id)
         if not await progressed(tab.table_id, version):
             figures.stalls += 1
-            figures.problems.append(f"run {run}: table {tab.table_id} stalled at v{version} after a worker restart: "
+            problem(f"run {run}: table {tab.table_id} stalled at v{version} after a worker restart: "
                                     + await asyncio.to_thread(describe, tab.table_id, tab))
         figures.runs += 1
         figures.kills = servers.kills
