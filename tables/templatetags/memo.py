@@ -22,6 +22,7 @@ from datetime import date, time
 from decimal import Decimal
 
 from django import template
+from django.template import defaultfilters
 from django.db.models import Model
 from django.template.base import FilterExpression, TextNode, Variable, VariableDoesNotExist, VariableNode
 from django.template.defaulttags import (
@@ -107,6 +108,15 @@ class Deps:
             raise Unsupported(f"{self.vary} used other than as {{{{ {self.vary} }}}}")
         self.items.setdefault(("v", var.var), var)
 
+    def length(self, var: Variable, bound: dict) -> None:
+        root = var.lookups[0] if var.lookups else None
+        if root is None:
+            return
+        if root in bound or root == self.vary:
+            self.value(var, bound)
+            return
+        self.items.setdefault(("n", var.var), var)
+
     def truth(self, var: Variable, bound: dict) -> None:
         root = var.lookups[0] if var.lookups else None
         if root is None:
@@ -123,6 +133,8 @@ def _expression(fe, deps: Deps, bound: dict, truth: bool = False) -> None:
     if isinstance(fe.var, Variable):
         if truth and not fe.filters:
             deps.truth(fe.var, bound)
+        elif fe.filters and fe.filters[0][0] is defaultfilters.length:
+            deps.length(fe.var, bound)  # `seats|length`: only the count matters
         else:
             deps.value(fe.var, bound)
     for _func, args in fe.filters:
@@ -267,6 +279,8 @@ def _resolve(var: Variable, context):
     if current is not _SLOW and not callable(current):
         for bit in lookups[1:]:
             if type(current) is dict:
+                if bit not in current and not hasattr(dict, bit):
+                    return MISSING  # Django finds no key, no attribute, no index either
                 current = current.get(bit, _SLOW)
             elif isinstance(current, Model) and bit[0] != "_":
                 current = getattr(current, bit, _SLOW)  # a model is not subscriptable: Django uses getattr too
@@ -325,6 +339,9 @@ class MemoNode(template.Node):
                     parts.append(seen[1])
                 else:
                     parts.append(freeze(value))
+            elif kind == "n":
+                value = _resolve(dep, context)
+                parts.append(("n", len(value)) if isinstance(value, (list, tuple, dict, str)) else freeze(value))
             elif kind == "t":
                 value = _resolve(dep, context)
                 parts.append(TRUE if value is not MISSING and value else FALSE)
