@@ -6,10 +6,12 @@ so it has the power to fail. The seed comes from `secrets` (256 bits) and never 
 """
 
 import json
+import os
 import random
 import secrets
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 from bench.shuffle import CARDS, analyse, position_counts
@@ -24,6 +26,8 @@ ALPHA = 1e-3
 
 
 def test_card_positions_are_uniform_over_100k_decks():
+    if connection.vendor != "sqlite" and not os.environ.get("SHUFFLE_ON_EVERY_DATABASE"):
+        pytest.skip("pure computation, no database: run once, in the embedded (SQLite) pass")
     result = analyse(position_counts(DECKS, salt="ci"))
     assert result["decks"] == DECKS
     assert result["worst_position_p"] > ALPHA / CARDS, result["worst_position_p"]
