@@ -1,6 +1,7 @@
 """Celery tasks: each loads the table, checks its version, and calls the same play_move service."""
 
 import hashlib
+import logging
 import random
 
 from celery import shared_task
@@ -8,6 +9,8 @@ from celery import shared_task
 from engine import bots
 from tables import services
 from tables.models import Table
+
+log = logging.getLogger(__name__)
 
 
 def _current(table_id: int, version: int) -> Table | None:
@@ -33,8 +36,19 @@ def bot_turn(table_id: int, version: int, seat: int) -> None:
     # A per-decision RNG derived one-way from the seed: reproducible, and it tells the bot nothing.
     digest = hashlib.sha256(f"{table.seed}:bot:{version}:{seat}".encode()).digest()
     rng = random.Random(int.from_bytes(digest[:8], "big"))
-    move = bots.choose(engine, view, legal, bot_seat.bot_level, rng)
-    services.play_move(table_id=table_id, seat=seat, move=move, expected_version=version, actor="bot")
+    try:
+        move = bots.choose(engine, view, legal, bot_seat.bot_level, rng)
+    except Exception:  # a bot's bug must not stall the table (a bot seat has no move timer)
+        log.exception("bot failed at table %s v%s seat %s: the rules' autoplay plays instead", table_id, version, seat)
+        move = None
+    if move is not None:
+        outcome = services.play_move(table_id=table_id, seat=seat, move=move, expected_version=version, actor="bot")
+        if outcome.applied or outcome.error is None:
+            return  # played, or somebody else moved first
+        log.error("bot chose an illegal move at table %s v%s seat %s (%s): autoplay instead", table_id, version,
+                  seat, outcome.error.code)
+    services.play_move(table_id=table_id, seat=seat, move=engine.autoplay(table.state, seat),
+                       expected_version=version, actor="autoplay")
 
 
 @shared_task(ignore_result=True)
