@@ -1,6 +1,8 @@
 """Push HTML to the sockets: one render per connected seat, sent to that seat's group only."""
 
+import logging
 import threading
+import time
 from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
@@ -94,3 +96,43 @@ LOBBY_MESSAGE = (LOBBY_GROUP, {"type": "lobby.changed"})
 
 def lobby_changed() -> None:
     _send(*LOBBY_MESSAGE)
+
+
+# --- presence: grouped pushes ------------------------------------------------------------------
+
+PRESENCE_DELAY = 0.2  # seconds: every arrival or departure at a table within it costs one push
+_presence = threading.Condition()
+_presence_pending: set[int] = set()
+_presence_thread: threading.Thread | None = None
+
+
+def presence_changed(table_id: int) -> None:
+    """A page opened or closed a socket: push the table (the « en ligne » dots) a moment later, once for
+    all the changes of that moment. A reload, or a thousand players arriving together, then costs one
+    render per seat rather than one per socket, and never holds a websocket handshake."""
+    global _presence_thread
+    with _presence:
+        _presence_pending.add(table_id)
+        if _presence_thread is None or not _presence_thread.is_alive():
+            _presence_thread = threading.Thread(target=_push_presence, name="presence-pushes", daemon=True)
+            _presence_thread.start()
+        _presence.notify()
+
+
+def _push_presence() -> None:
+    from django.db import close_old_connections
+
+    while True:
+        with _presence:
+            while not _presence_pending:
+                _presence.wait()
+        time.sleep(PRESENCE_DELAY)
+        with _presence:
+            tables = sorted(_presence_pending)
+            _presence_pending.clear()
+        for table_id in tables:
+            try:
+                table_changed(table_id)
+            except Exception:  # noqa: BLE001 - one table's failure must not stop the others' pushes
+                logging.getLogger(__name__).exception("presence push of table %s", table_id)
+        close_old_connections()

@@ -21,7 +21,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
-        seat = await database_sync_to_async(commands.connect_seat)(self.table_id, user.pk)
+        # Counting the socket and rendering its view run on threads of their own, not on the one thread
+        # every handshake's session read queues on: a thousand pages arriving at once all get their
+        # handshake in time. The others' pages learn of the arrival a moment later (presence pushes are
+        # grouped, tables.broadcast.presence_changed).
+        seat = await database_sync_to_async(commands.connect_seat, thread_sensitive=False)(self.table_id, user.pk)
         if seat is None:
             await self.close(code=4403)
             return
@@ -31,7 +35,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.public_group(self.table_id), self.channel_name)
         await self.accept()
         # Channels delivers at most once: a (re)connected page always gets the full current view.
-        html = await database_sync_to_async(commands.full_view)(self.table_id, user.pk)
+        html = await database_sync_to_async(commands.full_view, thread_sensitive=False)(self.table_id, user.pk)
         if html:
             await self.send(text_data=html)
 

@@ -52,6 +52,17 @@ def after_commit_table_changed(table_id: int) -> None:
     transaction.on_commit(lambda: broadcast.table_changed(table_id))
 
 
+def after_commit_presence_changed(table_id: int) -> None:
+    """A seat's sockets opened or closed: the table is pushed soon, once for all such changes
+    (eagerly in tests, like the tasks)."""
+    from tables import broadcast
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        transaction.on_commit(lambda: broadcast.table_changed(table_id))
+    else:
+        transaction.on_commit(lambda: broadcast.presence_changed(table_id))
+
+
 def after_commit_lobby_changed() -> None:
     from tables import broadcast
 

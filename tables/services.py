@@ -265,7 +265,7 @@ def seat_connected(*, table_id: int, user_id: int, delta: int) -> Seat | None:
             # the current decision as well, in case its task died with a killed process (daphne killed
             # between a move's commit and its scheduling). Tasks are version-checked: armed twice, played once.
             scheduler.after_commit_autoplay_if_due(table_id)
-        scheduler.after_commit_table_changed(table_id)
+        scheduler.after_commit_presence_changed(table_id)
         return seat
 
 

@@ -22,8 +22,8 @@ from datetime import date, time
 from decimal import Decimal
 
 from django import template
-from django.template import defaultfilters
 from django.db.models import Model
+from django.template import defaultfilters
 from django.template.base import FilterExpression, TextNode, Variable, VariableDoesNotExist, VariableNode
 from django.template.defaulttags import (
     CommentNode,
