@@ -70,7 +70,13 @@ class Servers:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def mark(self, text: str) -> None:
+        """A line in the server log, to read the processes' output against the chaos' actions."""
+        self.log.write(f"\n##### {time.strftime('%H:%M:%S')}.{int(time.time() * 1000) % 1000:03d} {text}\n")
+        self.log.flush()
+
     def _spawn(self, argv: list[str]) -> subprocess.Popen:
+        self.mark(f"start {argv[1]}")
         return subprocess.Popen([sys.executable, *argv], cwd=ROOT, env=self.env, stdout=self.log,
                                 stderr=subprocess.STDOUT)
 
@@ -100,7 +106,8 @@ class Servers:
 
     def start_worker(self) -> None:
         self.worker = self._spawn(["-m", "celery", "-A", "rummy_site", "worker", "-P", "threads", "-c", "4",
-                                   "-l", "WARNING", "-Q", "celery", "-n", f"chaos-{self.port}@localhost",
+                                   "-l", os.environ.get("CHAOS_WORKER_LOGLEVEL", "WARNING"), "-Q", "celery",
+                                   "-n", f"chaos-{self.port}@localhost",
                                    "--without-heartbeat", "--without-mingle", "--without-gossip"])
 
     def kill(self, which: str) -> None:
@@ -109,6 +116,7 @@ class Servers:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
             self.kills += 1
+            self.mark(f"kill -9 {which}")
 
     def stop(self) -> None:
         for proc in (self.daphne, self.worker):
