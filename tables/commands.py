@@ -19,6 +19,11 @@ def error_html(message: str, rule_url: str = "") -> str:
     return render_to_string("tables/table.html#error", {"error": message, "rule_url": rule_url})
 
 
+def seat_of(table_id: int, user_id: int) -> int | None:
+    """The user's seat at this table, or None (not seated: the socket is refused)."""
+    return Seat.objects.filter(table_id=table_id, user_id=user_id).values_list("position", flat=True).first()
+
+
 def connect_seat(table_id: int, user_id: int) -> int | None:
     seat = services.seat_connected(table_id=table_id, user_id=user_id, delta=+1)
     return None if seat is None else seat.position

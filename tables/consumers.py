@@ -21,11 +21,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
-        # Counting the socket and rendering its view run on threads of their own, not on the one thread
-        # every handshake's session read queues on: a thousand pages arriving at once all get their
-        # handshake in time. The others' pages learn of the arrival a moment later (presence pushes are
-        # grouped, tables.broadcast.presence_changed).
-        seat = await database_sync_to_async(commands.connect_seat, thread_sensitive=False)(self.table_id, user.pk)
+        # The handshake waits for one read, on a thread of its own. Counting the socket (a write: on the
+        # one database thread, as SQLite wants) and rendering the view come after it, and the others'
+        # pages learn of the arrival a moment later (presence pushes are grouped per table:
+        # tables.broadcast.presence_changed). So a thousand pages arriving at once all get their handshake
+        # in time instead of queueing behind each other's writes and renders.
+        seat = await database_sync_to_async(commands.seat_of, thread_sensitive=False)(self.table_id, user.pk)
         if seat is None:
             await self.close(code=4403)
             return
@@ -34,6 +35,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.seat_group(self.table_id, seat), self.channel_name)
         await self.channel_layer.group_add(broadcast.public_group(self.table_id), self.channel_name)
         await self.accept()
+        # Queued before anything the page can send next (same thread, in order).
+        await database_sync_to_async(commands.connect_seat)(self.table_id, user.pk)
         # Channels delivers at most once: a (re)connected page always gets the full current view.
         html = await database_sync_to_async(commands.full_view, thread_sensitive=False)(self.table_id, user.pk)
         if html:
