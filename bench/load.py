@@ -4,8 +4,9 @@
     python -m bench.load --mode redis --tables 400 --seconds 30
 
 Starts the site on a scratch database in the chosen mode — `default`: SQLite + in-process channel layer +
-the embedded Celery worker thread, one daphne process; `redis`: PostgreSQL (database `rummy_load`, dropped
-and created) + Redis (database 13, flushed) with separate daphne and Celery worker processes — then:
+the embedded Celery worker thread, one daphne process; `redis`: PostgreSQL (database `rummy_load_<pid>`,
+created, dropped at the end) + Redis (database 8 + pid % 8, flushed) with separate daphne and Celery worker
+processes — then:
 
 1. the floor: a bare Channels echo consumer (bench/echo_asgi.py, same channel layer) driven by the same
    client, N groups of 4 sockets, one frame per group per second fanned out to the 4 sockets;
@@ -39,18 +40,26 @@ from bench import load_client as lc
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_URL = "postgres://postgres@127.0.0.1:5432/rummy_load"
-REDIS_URL = "redis://127.0.0.1:6379/13"  # a database of its own, flushed at setup
+REDIS_URL = "redis://127.0.0.1:6379/0"  # the server; each run takes a database of its own (8–15), flushed
 
 
 def load_urls() -> tuple[str, str]:
-    """The scratch PostgreSQL database and Redis database: the servers of DATABASE_URL / REDIS_URL if set."""
-    pg = os.environ.get("LOAD_DATABASE_URL")
-    if not pg and os.environ.get("DATABASE_URL"):
-        pg = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/rummy_load"
-    redis = os.environ.get("LOAD_REDIS_URL")
-    if not redis and os.environ.get("REDIS_URL"):
-        redis = os.environ["REDIS_URL"].rsplit("/", 1)[0] + "/13"
-    return pg or PG_URL, redis or REDIS_URL
+    """The scratch PostgreSQL and Redis databases of this run, on the servers of DATABASE_URL / REDIS_URL if
+    set. Named after the process, so runs side by side never share a database, a Celery queue or a
+    pub/sub channel (table ids start at a per-run offset: bench/load_setup.py)."""
+    run = os.getpid()
+    pg = os.environ.get("LOAD_DATABASE_URL") or (os.environ.get("DATABASE_URL") or PG_URL).rsplit("/", 1)[0]
+    redis = os.environ.get("LOAD_REDIS_URL") or (os.environ.get("REDIS_URL") or REDIS_URL).rsplit("/", 1)[0]
+    return f"{pg}/rummy_load_{run}", f"{redis}/{8 + run % 8}"
+
+
+def drop_postgres(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with contextlib.suppress(Exception), psycopg.connect(url.rsplit("/", 1)[0] + "/postgres",
+                                                         autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -124,7 +133,8 @@ class Site:
             self.env.pop(key, None)
         if args.mode == "redis":
             pg, redis = load_urls()
-            self.env.update(DATABASE_URL=pg, REDIS_URL=redis, CHANNEL_POOL_SIZE=str(args.channel_pool))
+            self.env.update(DATABASE_URL=pg, REDIS_URL=redis, CHANNEL_POOL_SIZE=str(args.channel_pool),
+                            LOAD_FIRST_TABLE_ID=str(7_000_001 + os.getpid() % 1000 * 10_000))
         else:
             self.env["SQLITE_PATH"] = str(workdir / "load.sqlite3")
         self.log = open(workdir / "site.log", "w")  # noqa: SIM115 - closed in stop()
@@ -327,6 +337,8 @@ def run(args) -> dict:
         return result
     finally:
         site.stop()
+        if args.mode == "redis":
+            drop_postgres(site.env["DATABASE_URL"])
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
 
@@ -353,7 +365,7 @@ def parse_args(argv=None):
     parser.add_argument("--no-echo", dest="echo", action="store_false")
     parser.add_argument("--echo-seconds", type=float, default=None)
     parser.add_argument("--echo-bytes", type=int, default=15000)
-    parser.add_argument("--channel-pool", type=int, default=1000, help="CHANNEL_POOL_SIZE in redis mode")
+    parser.add_argument("--channel-pool", type=int, default=100, help="CHANNEL_POOL_SIZE in redis mode")
     parser.add_argument("--worker-pool", default="threads")
     parser.add_argument("--worker-concurrency", type=int, default=4)
     parser.add_argument("--client-cpus", default="0")

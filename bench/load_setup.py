@@ -18,7 +18,8 @@ import time
 GAME = "thanasis"
 SEATS = 4
 TURN_TIMER_S = 60  # the longest the site offers: connected humans are never autoplayed in a run
-FIRST_TABLE_ID = 7_000_001  # PostgreSQL: table ids (hence pub/sub channel names) nobody else uses
+# PostgreSQL: table ids (hence pub/sub channel names, global to a Redis server) that nobody else uses.
+FIRST_TABLE_ID = int(os.environ.get("LOAD_FIRST_TABLE_ID", "7000001"))
 
 
 def recreate_postgres(url: str) -> None:
