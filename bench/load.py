@@ -191,6 +191,17 @@ def wait_port(port: int, proc: subprocess.Popen, log: Path, timeout: float = 60)
     sys.exit(f"server did not listen on {port}")
 
 
+def settle(procs: list[subprocess.Popen], limit: float, busy: float = 0.3) -> float:
+    """Wait (at most `limit` s) until the server processes use less than `busy` of a core; the time waited."""
+    started = time.monotonic()
+    while time.monotonic() - started < limit:
+        before = sum(cpu_seconds(p.pid) for p in procs)
+        time.sleep(1.0)
+        if sum(cpu_seconds(p.pid) for p in procs) - before < busy:
+            break
+    return time.monotonic() - started
+
+
 def ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
 
@@ -316,8 +327,10 @@ def run(args) -> dict:
             print(f"idle sockets : {rss['opened']} opened ({rss['failures']} failed), server RSS "
                   f"{rss['before'] // 1024} → {rss['after'] // 1024} MiB = {per:.1f} KiB per socket", flush=True)
 
-        # 4. The burst: every socket at once, on tables nobody watches yet.
+        # 4. The burst: every socket at once, on tables nobody watches yet, once the server has settled
+        # (the idle sockets' departures processed).
         if args.burst:
+            settle(server, limit=60)
             targets = [(t["id"], s["session"]) for t in data["burst"] for s in t["seats"]]
             b = asyncio.run(lc.burst(base=base, seats=targets, timeout=args.burst_timeout))
             result["burst_ok"] = f"{b['ok']}/{b['total']}"
