@@ -11,6 +11,7 @@ Each example runs in a savepoint rolled back afterwards, so every example starts
 
 import json
 import os
+import types
 from urllib.parse import urlencode
 
 import pytest
@@ -397,7 +398,9 @@ def test_consumer_answers_every_raw_frame_in_french(consumer_spot, monkeypatch, 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("frame", ["not json", '{"kind": "move", "action": "pass"}'])
-def test_flooding_socket_is_closed_with_1008(consumer_spot, frame):
+def test_flooding_socket_is_closed_with_1008(consumer_spot, frame, monkeypatch):
+    # The consumer's clock stands still: every frame lands in the same window however slow the machine.
+    monkeypatch.setattr(consumers, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
     spot = consumer_spot
     seat = next(p for p in spot.users if p not in spot.acting)
 
