@@ -31,9 +31,10 @@ Z = 1.0  # standard errors a candidate must win by to replace the level-2 choice
 MIN_GAIN = 0.25  # and at least this utility (points) per deal
 
 
-def as_budget(budget) -> Budget:
+def as_budget(budget, default: Budget = DEFAULT_BUDGET) -> Budget:
+    """A `Budget` from None (`default`), a `Budget`, or an int (determinizations, no time limit)."""
     if budget is None:
-        return DEFAULT_BUDGET
+        return default
     if isinstance(budget, Budget):
         return budget
     if isinstance(budget, int) and not isinstance(budget, bool) and budget >= 1:
@@ -75,7 +76,7 @@ def expert(adapter: Adapter, view: dict, know: Knowledge, moves: Moves, key, rng
     return adapter.finalize(candidates[best], know, key)
 
 
-def pick(samples: list[list[float]]) -> tuple[int, tuple[float, ...]]:
+def pick(samples: list[list[float]], min_gain: float = MIN_GAIN, z: float = Z) -> tuple[int, tuple[float, ...]]:
     """The candidate to play: the first one (the level-2 choice) unless another beats it on the
     same deals by a clear margin (mean paired gain above Z standard errors), so that the noise of
     a few dozen playouts does not override a sound default."""
@@ -91,6 +92,6 @@ def pick(samples: list[list[float]]) -> tuple[int, tuple[float, ...]]:
             se = (var / n) ** 0.5
         else:
             se = float("inf")
-        if mean > MIN_GAIN and mean > Z * se and mean > best_score:
+        if mean > min_gain and mean > z * se and mean > best_score:
             best, best_score = i, mean
     return best, means

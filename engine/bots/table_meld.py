@@ -559,9 +559,21 @@ class TableMeldAdapter(Adapter):
     def decide(self, view: dict, moves: Moves, level: int, rng, budget) -> dict:
         seen = seen_of(self.spec, view)
         if moves.has("draw_stock") or moves.has("take_discard"):
+            if level >= 3:
+                from engine.bots.table_meld_expert import expert_draw
+
+                move = expert_draw(self, seen, moves, rng, budget)
+                if move is not None:
+                    return move
             return self.draw(seen, moves, level, rng)
         if level <= 1:
             return self.beginner_turn(seen, moves, rng)
+        if level >= 3:
+            from engine.bots.table_meld_expert import expert_turn
+
+            move = expert_turn(self, seen, moves, rng, budget)
+            if move is not None:
+                return move
         return self.confirmed_turn(seen, moves)
 
     # -- drawing

@@ -9,6 +9,7 @@ import pytest
 
 from engine import bots, cards, games
 from engine.bots import table_meld as tmb
+from engine.bots import table_meld_expert as tx
 
 SLUGS = ("rami", "rami40", "kalooki", "rami-traditionnel")
 CONTRACT = ("new_match", "to_act", "legal_moves", "apply", "view", "public_view", "result", "autoplay", "leave")
@@ -195,7 +196,7 @@ def test_rami_confirmed_swaps_a_joker_that_lets_it_meld_more():
     assert any(set(m["cards"]) >= {"9C1", "9D1", "JK1"} for m in after["table"])
 
 
-@pytest.mark.parametrize("level", (1, 2))
+@pytest.mark.parametrize("level", (1, 2, 3))
 def test_going_out_when_the_hand_melds(level):
     hand = ["4S1", "5S1", "6S1", "9H1", "9D1", "9C2", "KC1"]
     game, state, view, legal = rigged_view("rami-traditionnel", hand)
@@ -221,6 +222,77 @@ def test_confirmed_never_throws_a_joker_nor_a_card_the_next_player_lays_off():
         "kalooki", hand, table=[(1, ["8C1", "9C1", "10C2"], {})], opened=(True, True))
     played, after = play_turn(game, state, 2)
     assert played[-1]["action"] == "discard" and played[-1]["card"] not in ("JK2", "7C1")
+
+
+# ---------------------------------------------------------------- level 3: hidden cards, holding back
+
+# 12 cards in four melds (Q-K-A-free, 96 meld points) and two loose cards: enough to open, not to go out
+READY = ["7H1", "8H1", "9H1", "QS1", "QD1", "QC1", "3C1", "4C1", "5C1", "10S1", "10H2", "10D1", "2D1", "6S1"]
+
+
+def rami_position(*, scores, opponent_cards=13, opponent_opened=False, table=()):
+    """Rami to 100, seat 0 not opened after its draw with READY; the opponent's hand cut to a size."""
+    game, state, _view, _legal = rigged_view("rami", READY, table=table, opened=(False, opponent_opened),
+                                             options={"point_limit": "100"})
+    state["scores"] = list(scores)
+    state["stock"] += state["hands"][1][opponent_cards:]
+    state["hands"][1] = state["hands"][1][:opponent_cards]
+    return game, state, game.view(state, 0), game.legal_moves(state, 0)
+
+
+@pytest.mark.parametrize("rng_seed", (0, 1))
+def test_expert_holds_back_for_a_main_lisse(rng_seed):
+    # The opponent has not opened and holds 13 cards, 60 points of the 100 already: laying down now would
+    # rarely lose, but going out later in one turn doubles his penalty and likely eliminates him.
+    game, state, view, legal = rami_position(scores=[0, 60])
+    assert bots.choose(game, view, legal, 2, random.Random(rng_seed))["action"] == "meld"
+    move = bots.choose(game, view, legal, 3, random.Random(rng_seed), budget=32)
+    assert move["action"] == "discard" and move["card"] in ("6S1", "2D1"), move
+    assert tx.last_stats.chosen > 0 and max(tx.last_stats.means[1:]) > tx.last_stats.means[0] + 20
+    after, _ = game.apply(state, 0, move)
+    assert not after["opened"][0] and len(after["hands"][0]) == 13
+
+
+@pytest.mark.parametrize("rng_seed", (0, 1))
+def test_expert_lays_down_when_caught_would_eliminate_it(rng_seed):
+    # Seat 0 has 60 points; the opponent, opened, holds one card and three melds take lay-offs: holding
+    # back risks 13 cards of penalty (over the limit), laying down leaves one card.
+    table = [(1, ["4S1", "5S1", "6S2", "7S1"], {}), (1, ["JH1", "JD1", "JC1"], {}), (1, ["2H1", "3H1", "4H1"], {})]
+    game, state, view, legal = rami_position(scores=[60, 0], opponent_cards=1, opponent_opened=True, table=table)
+    move = bots.choose(game, view, legal, 3, random.Random(rng_seed), budget=32)
+    assert move["action"] == "meld", move
+    assert tx.last_stats.chosen == 0 and tx.last_stats.means[0] > max(tx.last_stats.means[1:]) + 20
+
+
+def test_expert_with_an_int_budget_is_deterministic():
+    """An int budget: no time limit, the same move and the same estimates for the same view and rng,
+    whatever the expert decided before (one-round and 100-point positions of every game, in two orders)."""
+    positions = [(games.get(slug), state, seat) for slug in SLUGS for state, seat in random_positions(slug, 6, 77)]
+
+    def decide(order):
+        out = {}
+        for i in order:
+            game, state, seat = positions[i]
+            move = bots.choose(game, game.view(state, seat), game.legal_moves(state, seat), 3, random.Random(i),
+                               budget=6)
+            out[i] = (move, tx.last_stats.means)
+        return out
+
+    first = decide(range(len(positions)))
+    assert first == decide(reversed(range(len(positions))))
+
+
+def test_expert_budget():
+    assert bots.Budget(iterations=64, time_limit=0.2) == tx.DEFAULT_BUDGET
+    game, state, view, legal = rami_position(scores=[0, 60])
+    bots.choose(game, view, legal, 3, random.Random(0))  # the production default: capped at 64 deals
+    assert 1 <= tx.last_stats.iterations <= 64
+    bots.choose(game, view, legal, 3, random.Random(0), budget=bots.Budget(iterations=64, time_limit=0.0))
+    assert tx.last_stats.iterations == 1  # the time cap stops the search after one deal
+    bots.choose(game, view, legal, 3, random.Random(0), budget=5)
+    assert tx.last_stats.iterations == 5 and tx.last_stats.candidates == 3
+    with pytest.raises(ValueError):
+        bots.choose(game, view, legal, 3, random.Random(0), budget=0)
 
 
 def test_router_and_supports():
