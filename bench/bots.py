@@ -2,14 +2,23 @@
 
     python -m bench.bots --game thanasis --matches 1000
     python -m bench.bots --game gin --matches 400 --jobs 2
-    python -m bench.bots --game gin --quick
+    python -m bench.bots --game rami --matches 200 --l3-matches 100 --limit 100
+    python -m bench.bots --game rami-traditionnel --quick
 
-Each pairing (level 2 vs level 1, level 3 vs level 2) plays whole matches from fixed seeds
-(`bench:<game>:<i>`); the stronger level sits at seat i % 2, so seats alternate. Thanasis matches go
-to 101 (last one standing); Gin matches use the option `match="100"` (penalty limit 100), or single
-rounds with `--gin-match 1`. Decision times are measured around `engine.bots.choose` for real
-decisions only (two legal moves or more), per level: CPU time of the deciding thread (one core,
-what the RESULT line reports, robust to other load on the machine) and wall-clock time.
+Every game with bots: Thanasis, Gin Rami and the table-meld rummies (Rami, Rami 40, Kalooki, Rami
+traditionnel). Each pairing (level 2 vs level 1, level 3 vs level 2) plays whole matches from fixed seeds
+(`bench:<game>:<i>`); the stronger level sits at seat i % 2, so seats alternate.
+
+`--limit` is the game's match option, by default the table's default: Thanasis has none (matches go to
+101, last one standing); Gin `match` (1 round, or 100 penalty points: the bench's default, as before);
+Rami, Rami 40, Kalooki `point_limit` (1: the first round decides, 50, 100 by default); Rami traditionnel
+`target` (1: one round, 100, 250 by default, 500). A match that has not ended after `--max-steps` moves (a
+round can stall in Rami 40 / Kalooki when every table meld is full and every hand is down to one card)
+counts as a draw, and the count is printed, with how the rounds ended and by which level.
+
+Decision times are measured around `engine.bots.choose` for real decisions only (two legal moves or
+more), per level: CPU time of the deciding thread (one core, what the RESULT line reports, robust to
+other load on the machine) and wall-clock time.
 The last line is machine-readable: `RESULT game=… l2_vs_l1=… l3_vs_l2=… l1_p99_ms=… l2_p99_ms=… l3_p99_ms=…`.
 """
 
@@ -19,10 +28,14 @@ import math
 import random
 import sys
 import time
+from collections import Counter
 from multiprocessing import Pool
 
 from engine import bots, games
 
+GAMES = ("thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel")
+BENCH_DEFAULT_LIMIT = {"gin": "100"}  # Gin's table default is one round; its ladder has always used 100
+MAX_STEPS = 6000
 PAIRS = ((2, 1), (3, 2))
 
 
@@ -49,19 +62,30 @@ def match_seed(game: str, index: int) -> str:
     return hashlib.sha256(f"bench:{game}:{index}".encode()).hexdigest()
 
 
+def match_options(slug: str, limit: str | None) -> dict:
+    """The cleaned match options: `limit` (None: the bench's default) as the game's one match option."""
+    info = games.get(slug).info
+    if not info.options:
+        if limit is not None:
+            raise ValueError(f"{slug} has no match option (--limit)")
+        return {}
+    option = info.options[0]
+    value = limit if limit is not None else BENCH_DEFAULT_LIMIT.get(slug, option.default)
+    return info.clean_options({option.name: value})
+
+
 def play_match(task: tuple) -> dict:
-    """One heads-up match; returns the strong level's score (1 win, 0.5 shared) and timings."""
-    slug, index, strong, weak, options, budget = task
+    """One heads-up match; the strong level's score (1 win, 0.5 shared or stalled) and timings."""
+    slug, index, strong, weak, options, budget, max_steps = task
     game = games.get(slug)
     seed = match_seed(slug, index)
     strong_seat = index % 2
     levels = {strong_seat: strong, 1 - strong_seat: weak}
     state = game.new_match(seats=2, options=options, seed=seed)
-    times = {strong: [], weak: []}
+    wall = {strong: [], weak: []}
     cpu = {strong: [], weak: []}
     step = 0
-    rounds = 0
-    while game.result(state) is None:
+    while game.result(state) is None and step < max_steps:
         to_act = game.to_act(state)
         if not to_act:  # ROUND_OVER: the table service plays « Manche suivante »
             state, _ = game.apply(state, state["active"][0], {"action": "next_round"})
@@ -74,66 +98,80 @@ def play_match(task: tuple) -> dict:
             move = bots.choose(game, view, legal, levels[seat], rng, budget=budget if levels[seat] == 3 else None)
             elapsed, used = time.perf_counter() - t0, time.thread_time() - c0
             if len(legal) > 1:
-                times[levels[seat]].append(elapsed * 1000)
+                wall[levels[seat]].append(elapsed * 1000)
                 cpu[levels[seat]].append(used * 1000)
             state, _ = game.apply(state, seat, move)
             step += 1
-        rounds = state["round"]
     result = game.result(state)
-    winners = result["winners"]
-    score = 1.0 if winners == [strong_seat] else (0.5 if strong_seat in winners else 0.0)
-    return {"pair": (strong, weak), "score": score, "times": times, "cpu": cpu, "rounds": rounds, "steps": step}
+    if result is None:
+        score, stalled = 0.5, True
+    else:
+        winners = result["winners"]
+        score = 1.0 if winners == [strong_seat] else (0.5 if strong_seat in winners else 0.0)
+        stalled = False
+    endings = Counter((row["ending"], "strong" if row.get("winner") == strong_seat else "weak")
+                      for row in state["history"] if row.get("ending") and row.get("winner") is not None)
+    return {"pair": (strong, weak), "score": score, "wall": wall, "cpu": cpu, "rounds": state["round"],
+            "steps": step, "stalled": stalled, "endings": endings}
 
 
 def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first: int = 0,
-        l3_matches: int | None = None) -> dict:
-    tasks = [(slug, first + i, s, w, options, budget) for (s, w) in pairs
+        l3_matches: int | None = None, max_steps: int = MAX_STEPS) -> dict:
+    tasks = [(slug, first + i, s, w, options, budget, max_steps) for (s, w) in pairs
              for i in range(l3_matches if (l3_matches is not None and 3 in (s, w)) else matches)]
     if jobs > 1:
         with Pool(jobs) as pool:
             results = pool.map(play_match, tasks, chunksize=1)
     else:
         results = [play_match(t) for t in tasks]
-    summary = {"pairs": {}, "times": {1: [], 2: [], 3: []}, "cpu": {1: [], 2: [], 3: []}}
+    summary = {"pairs": {}, "wall": {1: [], 2: [], 3: []}, "cpu": {1: [], 2: [], 3: []}}
     for r in results:
-        entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0})
+        entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
+                                                        "stalled": 0, "endings": Counter()})
         entry["score"] += r["score"]
         entry["n"] += 1
         entry["rounds"] += r["rounds"]
         entry["steps"] += r["steps"]
-        for level, ts in r["times"].items():
-            summary["times"][level].extend(ts)
-        for level, ts in r["cpu"].items():
-            summary["cpu"][level].extend(ts)
+        entry["stalled"] += r["stalled"]
+        entry["endings"].update(r["endings"])
+        for level in r["cpu"]:
+            summary["wall"][level].extend(r["wall"][level])
+            summary["cpu"][level].extend(r["cpu"][level])
     return summary
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=("thanasis", "gin"), required=True)
+    parser.add_argument("--game", choices=GAMES, required=True)
     parser.add_argument("--matches", "--rounds", dest="matches", type=int, default=1000,
                         help="matches per pairing (alias --rounds)")
     parser.add_argument("--l3-matches", type=int, default=None,
                         help="matches for pairings with level 3 (default: --matches); level 3 thinks ~0.2 s a move")
     parser.add_argument("--quick", action="store_true", help="a short run (20 matches per pairing)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (multiprocessing)")
-    parser.add_argument("--gin-match", choices=("1", "100"), default="100",
-                        help="Gin match option: 100 (penalty limit, default) or 1 (single round)")
+    parser.add_argument("--limit", "--gin-match", dest="limit", default=None,
+                        help="match option: Gin match (1, 100; bench default 100), Rami / Rami 40 / Kalooki "
+                             "point_limit (1, 50, 100), Rami traditionnel target (1, 100, 250, 500); "
+                             "default: the table's default")
     parser.add_argument("--pairs", default="2-1,3-2", help="pairings strong-weak, e.g. 2-1,3-2")
     parser.add_argument("--iterations", type=int, default=None,
                         help="level 3 determinizations (default: the production budget)")
     parser.add_argument("--first", type=int, default=0, help="index of the first match seed")
+    parser.add_argument("--max-steps", type=int, default=MAX_STEPS, help="moves before a match counts as a draw")
     args = parser.parse_args(argv)
     matches = 20 if args.quick else args.matches
     l3_matches = 20 if args.quick else args.l3_matches
     pairs = [tuple(int(x) for x in p.split("-")) for p in args.pairs.split(",")]
-    options = {"match": args.gin_match} if args.game == "gin" else {}
+    try:
+        options = match_options(args.game, args.limit)
+    except ValueError as exc:
+        parser.error(str(exc))
     budget = None if args.iterations is None else bots.Budget(iterations=args.iterations)
     t0 = time.perf_counter()
-    summary = run(args.game, matches, args.jobs, pairs, options, budget, args.first, l3_matches)
+    summary = run(args.game, matches, args.jobs, pairs, options, budget, args.first, l3_matches, args.max_steps)
     wall = time.perf_counter() - t0
 
-    kind = f"match={args.gin_match}" if args.game == "gin" else "match to 101"
+    kind = ", ".join(f"{k}={v}" for k, v in options.items()) or "match to 101"
     sizes = f"{matches} matches per pairing" + (f" ({l3_matches} with level 3)" if l3_matches else "")
     print(f"game={args.game} ({kind}), {sizes}, heads-up, seats alternate, jobs={args.jobs}, wall {wall:.0f} s")
     rates = {}
@@ -141,11 +179,16 @@ def main(argv=None) -> int:
         lo, hi = wilson(e["score"], e["n"])
         rate = e["score"] / e["n"]
         rates[(s, w)] = rate
+        stalled = f", {e['stalled']} stalled (draws)" if e["stalled"] else ""
         print(f"  L{s} vs L{w}: L{s} wins {rate:.1%} of {e['n']} matches  (95% CI {lo:.1%} – {hi:.1%}), "
-              f"{e['rounds'] / e['n']:.1f} rounds/match")
+              f"{e['rounds'] / e['n']:.1f} rounds/match, {e['steps'] / e['n']:.0f} moves/match{stalled}")
+        if e["endings"]:
+            endings = ", ".join(f"{ending} by L{s if who == 'strong' else w}: {n}"
+                                for (ending, who), n in sorted(e["endings"].items()))
+            print(f"    round endings: {endings}")
     p99 = {}
     for level in (1, 2, 3):
-        ts, cs = summary["times"][level], summary["cpu"][level]
+        ts, cs = summary["wall"][level], summary["cpu"][level]
         if ts:
             p99[level] = percentile(cs, 99)
             print(f"  L{level} decision time over {len(ts)} decisions: CPU p50 {percentile(cs, 50):.2f} ms, "
