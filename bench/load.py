@@ -252,15 +252,20 @@ def run(args) -> dict:
         if args.echo:
             echo_env = {**site.env, "ECHO_PAD_BYTES": str(args.echo_bytes)}
             proc, port = site.daphne("bench.echo_asgi:application", echo_env)
+            echo_marks = []
             stats = asyncio.run(lc.echo(base=f"ws://127.0.0.1:{port}", groups=args.tables, size=4,
-                                        warmup=args.warmup, seconds=args.echo_seconds, think=args.think))
+                                        warmup=args.warmup, seconds=args.echo_seconds, think=args.think,
+                                        on_window=lambda edge: echo_marks.append(cpu_seconds(proc.pid))))
             site.stop(proc)
             echo = summarize(stats, args.echo_seconds)
+            echo_cpu = (echo_marks[-1] - echo_marks[0]) if len(echo_marks) == 2 else float("nan")
+            result["echo_cpu_ms_per_msg"] = round(echo_cpu * 1000 / max(1, echo["samples"]), 2)
             result["echo_p50_ms"], result["echo_p99_ms"] = echo["p50_ms"], echo["p99_ms"]
             print(f"echo floor   : p50 {echo['p50_ms']} ms  p95 {echo['p95_ms']} ms  p99 {echo['p99_ms']} ms  "
                   f"max {echo['max_ms']} ms  msgs/s {echo['moves_per_s']}  pushes/s {echo['pushes_per_s']}  "
                   f"lost {echo['lost']}  errors {echo['errors']}  ({args.tables} groups × 4 sockets, "
-                  f"{args.echo_bytes} B)", flush=True)
+                  f"{args.echo_bytes} B); server {echo_cpu / args.echo_seconds * 100:.0f} % of a core = "
+                  f"{result['echo_cpu_ms_per_msg']} ms per message", flush=True)
 
         # 2. The site.
         if args.mode == "redis":
@@ -358,7 +363,8 @@ def run(args) -> dict:
 
 def result_line(result: dict) -> str:
     keys = ["mode", "tables", "p50_ms", "p95_ms", "p99_ms", "max_ms", "lost", "errors", "moves_per_s",
-            "pushes_per_s", "echo_p99_ms", "burst_ok", "cpu_ms_per_move", "rss_kb_per_socket", "bot_task_p99_ms",
+            "pushes_per_s", "echo_p99_ms",
+            "echo_cpu_ms_per_msg", "burst_ok", "cpu_ms_per_move", "rss_kb_per_socket", "bot_task_p99_ms",
             "countdown_late_p99_ms"]
     return "RESULT " + " ".join(f"{k}={result[k]}" for k in keys if k in result)
 

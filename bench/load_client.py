@@ -279,7 +279,7 @@ class EchoTable:
 
 
 async def echo(*, base: str, groups: int, size: int, warmup: float, seconds: float, think: float,
-               connect_concurrency: int = 32) -> Stats:
+               connect_concurrency: int = 32, on_window=None) -> Stats:
     stats, window = Stats(), Window()
     rng = random.Random(2)
     ready = asyncio.Semaphore(connect_concurrency)
@@ -295,8 +295,12 @@ async def echo(*, base: str, groups: int, size: int, warmup: float, seconds: flo
     movers = [asyncio.ensure_future(t.mover()) for t in tables]
     await asyncio.sleep(warmup)
     window.start = time.perf_counter()
+    if on_window is not None:
+        on_window("start")
     await asyncio.sleep(seconds)
     window.end = time.perf_counter()
+    if on_window is not None:
+        on_window("end")
     window.sending = False
     await asyncio.sleep(1.0)
     for table in tables:

@@ -69,14 +69,18 @@ def _send(group: str, message: dict) -> None:
         _send_all([(group, message)])
 
 
-def table_changed(table_id: int, *, also: list[tuple[str, dict]] = ()) -> tuple[Table | None, list]:
+def table_changed(table_id: int, *, table: Table | None = None,
+                  also: list[tuple[str, dict]] = ()) -> tuple[Table | None, list]:
     """Render each connected seat's own view and push it; other hands never leave the server.
-    `also`: more messages to send in the same hop (the lobby's). Returns the table and seats it read."""
+    `table`: as just committed (else read). `also`: more messages to send in the same hop (the lobby's).
+    Returns the table and seats it used."""
+    from tables import reads
     from tables.rendering import render_push
 
     with _one_hop():
-        table = Table.objects.select_related("game", "host").filter(pk=table_id).first()
-        seats = [] if table is None else list(table.seats.select_related("user"))
+        if table is None:
+            table = Table.objects.select_related("game").filter(pk=table_id).first()
+        seats = [] if table is None else reads.seats_of(table_id)
         for seat in seats:
             if seat.is_bot or seat.connections == 0:
                 continue

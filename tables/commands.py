@@ -4,19 +4,20 @@ import contextlib
 import json
 
 from django.conf import settings
-from django.template.loader import render_to_string
+from django.urls import reverse
 
 from accounts.throttle import hit
-from tables import broadcast, chat, rendering, services
-from tables.models import Seat
+from tables import broadcast, chat, reads, rendering, services
+from tables.models import Seat, Table
 
 CONTROL_KEYS = {"kind", "version", "HEADERS"}
 MAX_MOVE_DEPTH = 6  # {"arrangement": [["QH1", …], …]} is 3 deep
 MAX_MOVE_ITEMS = 300
+NOT_SEATED = "Tu n'es pas assis à cette table."
 
 
 def error_html(message: str, rule_url: str = "") -> str:
-    return render_to_string("tables/table.html#error", {"error": message, "rule_url": rule_url})
+    return rendering.render_error(message, rule_url)
 
 
 def seat_of(table_id: int, user_id: int) -> int | None:
@@ -75,12 +76,14 @@ def handle_frame(table_id: int, user_id: int, payload) -> str | None:
     """Apply what the frame asks; returns HTML for this client only (errors, resync), or None."""
     if not isinstance(payload, dict):
         return error_html("Message illisible.")
+    kind = payload.get("kind", "move")
+    if kind == "move":
+        return _move(table_id, user_id, payload)
     # One query: the seat, its table and game, and the user.
     seat = Seat.objects.select_related("table__game", "user").filter(table_id=table_id, user_id=user_id).first()
     if seat is None:
-        return error_html("Tu n'es pas assis à cette table.")
+        return error_html(NOT_SEATED)
     table, user = seat.table, seat.user
-    kind = payload.get("kind", "move")
     try:
         if kind == "chat":
             chat.chat_post(table=table, user=user, text=payload.get("text"))
@@ -96,18 +99,25 @@ def handle_frame(table_id: int, user_id: int, payload) -> str | None:
         if kind == "leave":
             services.seat_abandon(table_id=table_id, user=user)
             return None
-        if kind != "move":
-            return error_html("Action inconnue.")
     except services.TableError as error:
         return error_html(error.message)
+    return error_html("Action inconnue.")
+
+
+def _move(table_id: int, user_id: int, payload: dict) -> str | None:
+    """The hot path: one small read for the seat, then services.play_move."""
+    position = reads.seat_position(table_id, user_id)
+    if position is None:
+        return error_html(NOT_SEATED)
     if hit(f"move:{user_id}", limit=settings.MOVE_RATE_LIMIT, window=settings.MOVE_RATE_WINDOW):
         return error_html("Tu joues trop vite : attends quelques secondes.")
     move, version = parse_move(payload)
     if not move_is_reasonable(move):
         return error_html("Coup invalide.")
-    outcome = services.play_move(table_id=table_id, seat=seat.position, move=move, expected_version=version)
+    outcome = services.play_move(table_id=table_id, seat=position, move=move, expected_version=version)
     if outcome.error is not None:
-        return error_html(outcome.error.message, rule_url=table.game.get_absolute_url())
+        slug = Table.objects.filter(pk=table_id).values_list("game__slug", flat=True).first()
+        return error_html(outcome.error.message, rule_url=reverse("rules_page", args=[slug]) if slug else "")
     if not outcome.applied:
         return rendering.render_for_user(table_id, user_id)  # stale or duplicate: resync this client
     return None

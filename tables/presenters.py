@@ -47,7 +47,10 @@ def card_ctx(card: str, *, wild_rank: str | None = None, **flags) -> dict:
 def seat_name(seat: Seat) -> str:
     if seat.is_bot:
         return f"Robot {BOT_LEVELS.get(seat.bot_level, '')}".strip()
-    return seat.user.username if seat.user else "Place libre"
+    username = getattr(seat, "username", None)  # read with the seat on the hot path (tables.reads)
+    if username is None and seat.user_id is not None:
+        username = seat.user.username
+    return username or "Place libre"
 
 
 def _hand_groups(view: dict, order: list, value=cards.deadwood_value) -> list[dict]:
@@ -203,7 +206,6 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
         remaining = max(0, int((table.deadline - timezone.now()).total_seconds()))
     ctx = {
         "table": table,
-        "game": table.game,
         "info": engine.info,
         "version": table.version,
         "view": view,

@@ -1,21 +1,27 @@
-"""Render the table: the same {% partialdef %} blocks serve the first page load and every push."""
+"""Render the table: the same templates (templates/tables/live/, Jinja2: tables/live.py) serve the first page
+load and every push."""
 
+from django.template.backends.utils import csrf_input
 from django.template.loader import render_to_string
 
+from tables import live
 from tables.models import Seat, Table
 from tables.presenters import table_context
-
-PUSH_PARTIALS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_end")
 
 
 def render_push(table: Table, seats: list[Seat], seat: Seat | None, *, error: str | None = None) -> str:
     """Every piece of the table for one seat, each root element carrying its id for an OOB swap."""
-    ctx = table_context(table, seats, seat, error=error)
-    return render_to_string("tables/table_push.html", ctx)
+    return live.render("tables/live/push.jinja", table_context(table, seats, seat, error=error))
 
 
-def render_error(message: str) -> str:
-    return render_to_string("tables/table.html#error", {"error": message})
+def render_parts(context: dict, request) -> dict:
+    """The pieces of the table page, by name (templates/tables/table.html places them)."""
+    context = {**context, "csrf_input": csrf_input(request)}
+    return {part: live.render_part(part, context) for part in live.PARTS}
+
+
+def render_error(message: str, rule_url: str = "") -> str:
+    return live.render("tables/live/error.jinja", {"error": message, "rule_url": rule_url})
 
 
 def render_chat(table: Table) -> str:

@@ -35,15 +35,17 @@ def _enqueue(task, args: tuple, countdown: float = 0) -> None:
 
 
 def after_commit_move(table) -> None:
-    table_id, version = table.pk, table.version
-    transaction.on_commit(lambda: _after_move(table_id, version))
+    """Once the move is committed: push the table as it was written (no need to read it again; a push
+    overtaken by the next move's is dropped by the page, which keeps the highest version), then queue
+    what the next decision needs."""
+    transaction.on_commit(lambda: _after_move(table))
 
 
-def _after_move(table_id: int, version: int) -> None:
+def _after_move(table) -> None:
     from tables import broadcast
 
-    table, seats = broadcast.table_changed(table_id, also=[broadcast.LOBBY_MESSAGE])
-    schedule_decisions(table_id, version, table=table, seats=seats)
+    table, seats = broadcast.table_changed(table.pk, table=table, also=[broadcast.LOBBY_MESSAGE])
+    schedule_decisions(table.pk, table.version, table=table, seats=seats)
 
 
 def after_commit_table_changed(table_id: int) -> None:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine import IllegalMove, games
 from engine.rng import new_seed
-from tables import economy, scheduler
+from tables import economy, reads, scheduler
 from tables.models import Game, Seat, Table, TableMove
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,8 @@ class MoveOutcome:
 
 
 def engine_for(table: Table):
-    return games.get(table.game.slug)
+    # game_slug: read with the table on a move's hot path (tables.reads), sparing the game's row.
+    return games.get(getattr(table, "game_slug", None) or table.game.slug)
 
 
 # --- creating and joining ----------------------------------------------------------------
@@ -159,7 +160,9 @@ def play_move(*, table_id: int, seat: int, move, expected_version: int | None, a
     the outcome carries the engine's French message and the state is untouched.
     """
     with transaction.atomic():
-        table = Table.objects.select_for_update(of=("self",)).select_related("game").get(pk=table_id)
+        table = reads.table_locked(table_id)
+        if table is None:
+            raise Table.DoesNotExist(table_id)
         if table.status != Table.Status.PLAYING or table.state is None:
             return MoveOutcome(False, table.version, IllegalMove("not_playing", "La partie n'est pas en cours."))
         if expected_version is not None and expected_version != table.version:

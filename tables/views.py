@@ -108,9 +108,11 @@ def table_page(request, table_id: int):
         messages.error(request, "Tu n'es pas assis à cette table.")
         return redirect("tables:lobby")
     context = table_context(table, seats, me)
+    context["game"] = table.game
     context["invite_url"] = request.build_absolute_uri(reverse("tables:invite", args=[table.invite_token]))
     context["is_host"] = table.host_id == request.user.pk
     context["free_seats"] = table.seats_count - len(seats)
+    context["live"] = rendering.render_parts(context, request)
     return render(request, "tables/table.html", context)
 
 

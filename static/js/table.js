@@ -130,7 +130,16 @@
     }
   });
 
+  var VERSION_RE = /id="table-status"[^>]*?data-version="(\d+)"/;
+
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    // Pushes may overtake each other (each move is pushed by whoever committed it): never go back.
+    var pushed = VERSION_RE.exec(event.detail.message || "");
+    var shown = tmVersion();
+    if (pushed && shown !== null && parseInt(pushed[1], 10) < shown) {
+      event.preventDefault();
+      return;
+    }
     if (dragging) {
       deferred.push(event.detail.message);
       event.preventDefault();

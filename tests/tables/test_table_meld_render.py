@@ -138,24 +138,6 @@ def test_round_end_shows_penalties_on_the_cards_left(slug, make_player):
         assert "Fin de la manche" in html or "Partie terminée" in html
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_memoised_push_of_a_staged_turn_equals_a_fresh_render(slug, make_player):
-    from tables.templatetags import memo
-
-    engine, state, actor = _staged_state(slug)
-    table, seats = _table(slug, state, make_player)
-    memo.clear()
-    try:
-        memo.enabled = True
-        warm = [render_push(table, seats, s) for s in seats] + [render_push(table, seats, s) for s in seats]
-        memo.enabled = False
-        fresh = [render_push(table, seats, s) for s in seats] * 2
-    finally:
-        memo.enabled = True
-        memo.clear()
-    assert warm == fresh
-
-
 def test_an_eliminated_player_gets_a_red_x_and_quitter_while_the_others_go_on(make_player):
     engine = games.get("rami")
     state = engine.new_match(3, {"point_limit": "50"}, f"{1:032x}")

@@ -1,0 +1,36 @@
+"""The reads of a move's hot path, in plain SQL.
+
+Every move reads its table under a lock, and after the commit the table's seats to render each one's view.
+Compiling these ORM queries cost more than the rest of a move together (bench/load.py: several ms per move on
+this machine, against tens of µs for the SQL itself), so they are written out once here. They return model
+instances as the ORM would (`Model.objects.raw` applies the fields' converters: JSON, dates), with two
+extras: `table.game_slug` (the engine to use, without reading the game) and `seat.username`.
+"""
+
+from django.db import connection
+
+from tables.models import Seat, Table
+
+
+def seat_position(table_id: int, user_id: int) -> int | None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT position FROM tables_seat WHERE table_id = %s AND user_id = %s", [table_id, user_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+def table_locked(table_id: int) -> Table | None:
+    """The table with its game's slug, locked until the transaction ends (PostgreSQL: the row; SQLite: the
+    whole database already, by BEGIN IMMEDIATE)."""
+    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+    rows = list(Table.objects.raw(
+        "SELECT t.*, g.slug AS game_slug FROM tables_table t JOIN tables_game g ON g.id = t.game_id "
+        "WHERE t.id = %s" + lock, [table_id]))
+    return rows[0] if rows else None
+
+
+def seats_of(table_id: int) -> list[Seat]:
+    """The table's seats in order, each with its player's `username` (None for a bot)."""
+    return list(Seat.objects.raw(
+        "SELECT s.*, u.username AS username FROM tables_seat s LEFT JOIN accounts_user u ON u.id = s.user_id "
+        "WHERE s.table_id = %s ORDER BY s.position", [table_id]))
