@@ -113,20 +113,24 @@ class LocalChannelLayer(BaseChannelLayer):
 
     def group_send_threadsafe(self, group: str, message: dict) -> None:
         """group_send for sync code in any thread, without waiting for an event loop (tables.broadcast)."""
-        assert isinstance(message, dict), "Message is not a dict"
-        self.require_valid_group_name(group)
+        self.group_send_many_threadsafe([(group, message)])
+
+    def group_send_many_threadsafe(self, messages: list[tuple[str, dict]]) -> None:
+        """Several group_sends in one hand-over to the consumers' loop (one wake-up of the loop, not one
+        per message: a move's pushes to its seats and to the lobby leave together)."""
+        for group, message in messages:
+            assert isinstance(message, dict), "Message is not a dict"
+            self.require_valid_group_name(group)
         loop = self._loop
-        if loop is None or loop.is_closed() or not loop.is_running():
-            self._fan_out(group, message)  # no consumer loop: nobody can be listening yet
-            return
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
             running = None
-        if running is loop:
-            self._fan_out(group, message)
+        if loop is None or loop.is_closed() or not loop.is_running() or running is loop:
+            # On the consumers' loop, or no consumer loop yet (then nobody can be listening).
+            self._fan_out_all(messages)
         else:
-            loop.call_soon_threadsafe(self._fan_out, group, message)
+            loop.call_soon_threadsafe(self._fan_out_all, messages)
 
     # -- on the owning loop
 
@@ -159,6 +163,10 @@ class LocalChannelLayer(BaseChannelLayer):
                 self._leave(group, channel)
                 continue
             self._deliver(channel, self._copy(message), True)
+
+    def _fan_out_all(self, messages: list[tuple[str, dict]]) -> None:
+        for group, message in messages:
+            self._fan_out(group, message)
 
     def _join(self, group: str, channel: str) -> None:
         self.groups.setdefault(group, {})[channel] = time.time()

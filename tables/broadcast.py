@@ -27,13 +27,12 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
 
     Called from sync code (a database thread, a Celery worker): each async_to_sync is a round trip to an
     event loop and back, so all of a move's pushes share one. The in-process layer takes them without
-    waiting at all (`group_send_threadsafe`)."""
+    waiting at all, all of them in one wake-up of its loop (`group_send_many_threadsafe`)."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
-    if hasattr(type(layer), "group_send_threadsafe"):  # on the class: the Redis layers proxy attributes
-        for group, message in messages:
-            layer.group_send_threadsafe(group, message)
+    if hasattr(type(layer), "group_send_many_threadsafe"):  # on the class: the Redis layers proxy attributes
+        layer.group_send_many_threadsafe(messages)
         return
 
     async def send_all():
