@@ -11,6 +11,7 @@ from collections import deque
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 _local = threading.local()
 
@@ -118,7 +119,14 @@ def schedule_decisions(table_id: int, version: int, *, table=None, seats=None) -
             if seat.connections == 0 and anyone_watching:
                 _enqueue(tasks.autoplay_turn, (table_id, version, position, True),
                          countdown=settings.DISCONNECT_GRACE_SECONDS)
-            _enqueue(tasks.autoplay_turn, (table_id, version, position), countdown=table.turn_timer_s)
+            _enqueue(tasks.autoplay_turn, (table_id, version, position), countdown=_time_left(table))
+
+
+def _time_left(table) -> float:
+    """Seconds until the move timer runs out (the clock may have started a few moves ago: services)."""
+    if table.deadline is None:
+        return table.turn_timer_s
+    return max(1.0, (table.deadline - timezone.now()).total_seconds())
 
 
 def reschedule_playing_tables() -> int:

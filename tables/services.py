@@ -181,10 +181,10 @@ def play_move(*, table_id: int, seat: int, move, expected_version: int | None, a
 
 
 def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: dict, actor: str) -> None:
-    previous = table.version
+    previous, before = table.version, table.state
     table.state = state
     table.version = previous + 1
-    _update_deadline(table)
+    _update_deadline(table, before)
     fields = ["state", "version", "deadline"]
     result = engine.result(state)
     if result is not None and table.status == Table.Status.PLAYING:
@@ -203,10 +203,16 @@ def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: 
     scheduler.after_commit_move(table)
 
 
-def _update_deadline(table: Table) -> None:
+def _update_deadline(table: Table, before: dict | None = None) -> None:
+    """A new decision gets the table's full time per move. A move that leaves the same players deciding in
+    the same phase (a lay-down, lay-off, joker swap or undo staged during a rummy turn) keeps the running
+    clock: staging and undoing must not stretch a turn forever."""
     engine = engine_for(table)
     if table.state is None or not engine.to_act(table.state):
         table.deadline = None
+        return
+    if (before is not None and table.deadline is not None and engine.to_act(before) == engine.to_act(table.state)
+            and before.get("phase") == table.state.get("phase") and before.get("round") == table.state.get("round")):
         return
     table.deadline = timezone.now() + timezone.timedelta(seconds=table.turn_timer_s)
 

@@ -154,3 +154,60 @@ def _wait_for_human(table):
             return table
         table.refresh_from_db()
     raise AssertionError("the human never got a turn")
+
+
+def test_staging_a_rummy_turn_keeps_the_move_clock_running(make_player):
+    """Laying down, laying off or undoing during a Rami turn must not give the player a fresh timer."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    alice, bruno = make_player("alice"), make_player("bruno")
+    table = create_table(alice, "rami", seats=2, bots={}, start=False, options={"point_limit": "100"})
+    services.seat_join(table=table, user=bruno)
+    services.table_start(table=table, user=alice)
+    engine = games.get("rami")
+    for _ in range(400):  # autoplay both players until one can lay down after drawing
+        table.refresh_from_db()
+        seat = engine.to_act(table.state)[0]
+        if any(m["action"] == "meld" for m in engine.legal_moves(table.state, seat)):
+            break
+        services.play_move(table_id=table.pk, seat=seat, move=engine.autoplay(table.state, seat),
+                           expected_version=table.version)
+    else:
+        raise AssertionError("nobody could lay down")
+    soon = timezone.now() + timedelta(seconds=7)
+    Table.objects.filter(pk=table.pk).update(deadline=soon)
+    meld = next(m for m in engine.legal_moves(table.state, seat) if m["action"] == "meld")
+    assert services.play_move(table_id=table.pk, seat=seat, move=meld, expected_version=table.version).applied
+    table.refresh_from_db()
+    assert table.deadline == soon, "a staged lay-down keeps the clock"
+    assert services.play_move(table_id=table.pk, seat=seat, move={"action": "undo"},
+                              expected_version=table.version).applied
+    table.refresh_from_db()
+    assert table.deadline == soon, "an undo keeps the clock"
+    services.play_move(table_id=table.pk, seat=seat, move=engine.autoplay(table.state, seat),
+                       expected_version=table.version)
+    table.refresh_from_db()
+    assert engine.to_act(table.state) != [seat]
+    assert table.deadline > timezone.now() + timedelta(seconds=table.turn_timer_s - 5), "the next player's own time"
+
+
+def test_the_move_timer_fires_when_the_running_clock_ends(make_player, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables import scheduler
+
+    alice, bruno = make_player("alice"), make_player("bruno")
+    table = create_table(alice, "rami", seats=2, bots={}, start=False)
+    services.seat_join(table=table, user=bruno)
+    services.table_start(table=table, user=alice)
+    Table.objects.filter(pk=table.pk).update(deadline=timezone.now() + timedelta(seconds=7))
+    armed = []
+    monkeypatch.setattr(scheduler, "_enqueue", lambda task, args, countdown=0: armed.append((task.name, countdown)))
+    table.refresh_from_db()
+    scheduler.schedule_decisions(table.pk, table.version)
+    timers = [countdown for name, countdown in armed if name.endswith("autoplay_turn") and countdown > 5]
+    assert timers and all(6 <= countdown <= 7 for countdown in timers), armed
