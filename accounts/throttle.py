@@ -9,12 +9,17 @@ def client_ip(request) -> str:
 
 def hit(key: str, *, limit: int, window: int) -> bool:
     """Count one hit on `key`; True if the limit is exceeded within the window."""
-    cache.add(key, 0, timeout=window)
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window)
-        count = 1
+        count = cache.incr(key)  # one round trip to Redis in the usual case
+    except ValueError:  # no window open: open one
+        if cache.add(key, 1, timeout=window):
+            count = 1
+        else:  # another request opened it meanwhile
+            try:
+                count = cache.incr(key)
+            except ValueError:  # expired meanwhile
+                cache.set(key, 1, timeout=window)
+                count = 1
     return count > limit
 
 

@@ -1,6 +1,6 @@
 import os
 
-from celery import Celery
+from celery import Celery, bootsteps
 from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
@@ -8,6 +8,36 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
 app = Celery("rummy_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class MoveTimers(bootsteps.StartStopStep):
+    """Every worker queues the move timers' sweep (tables.tasks.expire_turns) once a second. A deadline lives
+    on its table, so timers need no task waiting per move and survive restarts; the sweep is idempotent
+    (version-checked moves), so several workers sweeping is harmless. A timer of the worker's own rather
+    than Celery beat: a beat process would outlive a killed worker."""
+
+    requires = {"celery.worker.components:Timer"}
+
+    def __init__(self, worker, **kwargs):
+        super().__init__(worker, **kwargs)
+        self.tref = None
+
+    def start(self, worker):
+        from django.conf import settings
+
+        self.tref = worker.timer.call_repeatedly(settings.MOVE_TIMER_SWEEP_SECONDS, self.sweep, priority=10)
+
+    def stop(self, worker):
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+    @staticmethod
+    def sweep():
+        app.send_task("tables.tasks.expire_turns")
+
+
+app.steps["worker"].add(MoveTimers)
 
 REPUSH_WINDOW_S = 120  # a worker killed this long ago or less may have left moves unpushed
 

@@ -110,6 +110,10 @@ else:
         }
     }
 
+# Websocket frames that write run on one database thread with SQLite (one writer at a time anyway), in a
+# thread pool with PostgreSQL (tables.consumers.writer).
+DB_ONE_WRITER_THREAD = not DATABASE_URL
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = ["accounts.backends.HumanOnlyBackend"]
@@ -180,6 +184,8 @@ else:
     CELERY_EMBEDDED_WORKER = env_bool("CELERY_EMBEDDED_WORKER", True)
 
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Move timers: every worker queues tables.tasks.expire_turns every this many seconds (rummy_site/celery.py).
+MOVE_TIMER_SWEEP_SECONDS = float(os.environ.get("MOVE_TIMER_SWEEP_SECONDS", "1.0"))
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -11,7 +11,9 @@ def chat_post(*, table: Table, user, text) -> ChatMessage:
 
     if not isinstance(text, str) or not text.strip():
         raise TableError("Ton message est vide.", "chat_empty")
-    text = text.strip()
+    text = "".join(ch for ch in text.strip() if ch.isprintable() or ch == " ")  # no control characters (NUL…)
+    if not text:
+        raise TableError("Ton message est vide.", "chat_empty")
     if len(text) > MAX_LENGTH:
         raise TableError(f"Un message fait au plus {MAX_LENGTH} caractères.", "chat_long")
     if not table.seats.filter(user=user).exists():

@@ -2,6 +2,7 @@
 
 import contextlib
 import json
+import math
 
 from django.conf import settings
 from django.urls import reverse
@@ -65,7 +66,11 @@ def move_is_reasonable(move) -> bool:
         items += 1
         if depth > MAX_MOVE_DEPTH or items > MAX_MOVE_ITEMS:
             return False
+        # What PostgreSQL's JSON cannot store: a NUL character, Infinity and NaN.
+        if (isinstance(value, str) and "\x00" in value) or (isinstance(value, float) and not math.isfinite(value)):
+            return False
         if isinstance(value, dict):
+            stack.extend((k, depth + 1) for k in value)
             stack.extend((v, depth + 1) for v in value.values())
         elif isinstance(value, list):
             stack.extend((v, depth + 1) for v in value)

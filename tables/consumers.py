@@ -3,14 +3,24 @@
 import json
 import time
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from tables import broadcast, commands
 
 MAX_FRAME = 4096
 FLOOD_LIMIT = 20  # frames per FLOOD_WINDOW seconds before the socket is closed (1008)
 FLOOD_WINDOW = 5.0
+
+
+def writer(func):
+    """A call that writes. SQLite takes one writer at a time: all of them run on one database thread, in
+    order. PostgreSQL locks rows: they run side by side in a thread pool, so one table's round trips to the
+    database and Redis never hold up the others'. (A socket's own messages are handled one at a time either
+    way: Channels awaits each handler before the next.)"""
+    return database_sync_to_async(func, thread_sensitive=settings.DB_ONE_WRITER_THREAD)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -35,19 +45,29 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.seat_group(self.table_id, seat), self.channel_name)
         await self.channel_layer.group_add(broadcast.public_group(self.table_id), self.channel_name)
         await self.accept()
-        # Queued before anything the page can send next (same thread, in order).
-        await database_sync_to_async(commands.connect_seat)(self.table_id, user.pk)
+        # Counted before anything the page can send next (Channels handles a socket's messages in order).
+        await writer(commands.connect_seat)(self.table_id, user.pk)
         # Channels delivers at most once: a (re)connected page always gets the full current view.
         html = await database_sync_to_async(commands.full_view, thread_sensitive=False)(self.table_id, user.pk)
         if html:
             await self.send(text_data=html)
+
+    async def dispatch(self, message):
+        """As Channels', without closing stale database connections before every message: Channels does that
+        on the one sync thread, so every push to every socket waited for that thread (busy applying moves).
+        This consumer touches the database only through database_sync_to_async, which does it in the thread
+        that holds the connection, before and after each call."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code):
         if self.seat is None:
             return
         await self.channel_layer.group_discard(broadcast.seat_group(self.table_id, self.seat), self.channel_name)
         await self.channel_layer.group_discard(broadcast.public_group(self.table_id), self.channel_name)
-        await database_sync_to_async(commands.disconnect_seat)(self.table_id, self.scope["user"].pk)
+        await writer(commands.disconnect_seat)(self.table_id, self.scope["user"].pk)
 
     async def receive(self, text_data=None, bytes_data=None):
         now = time.monotonic()
@@ -63,7 +83,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested too deep
             await self.send(text_data=commands.error_html("Message illisible."))
             return
-        reply = await database_sync_to_async(commands.handle_frame)(self.table_id, self.scope["user"].pk, payload)
+        reply = await writer(commands.handle_frame)(self.table_id, self.scope["user"].pk, payload)
         if reply:
             await self.send(text_data=reply)
 

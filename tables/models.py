@@ -104,6 +104,7 @@ class Table(models.Model):
     class Meta:
         ordering = ["-created"]
         verbose_name = "table"
+        indexes = [models.Index(fields=["status", "deadline"], name="table_status_deadline")]  # the move timers
 
     def __str__(self) -> str:
         return f"Table {self.pk} — {self.game}"

@@ -2,8 +2,9 @@
 
 With CELERY_TASK_ALWAYS_EAGER (tests) tasks run through a trampoline instead of nesting
 inside each other's on_commit callbacks, so a whole bot match does not grow the stack.
-Delayed tasks (timers, the grace before autoplaying a disconnected player) are not run
-eagerly: tests fire them explicitly.
+Delayed tasks (the grace before autoplaying a disconnected player, the next round) are not run
+eagerly, nor is the move timers' sweep (tasks.expire_turns, every second on Celery beat): tests fire
+them explicitly.
 """
 
 import threading
@@ -11,7 +12,6 @@ from collections import deque
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 _local = threading.local()
 
@@ -113,20 +113,12 @@ def schedule_decisions(table_id: int, version: int, *, table=None, seats=None) -
             _enqueue(tasks.bot_turn, (table_id, version, position), countdown=settings.BOT_DELAY_SECONDS)
         elif seat.left and anyone_watching:
             _enqueue(tasks.autoplay_turn, (table_id, version, position))
-        else:
+        elif seat.connections == 0 and anyone_watching:
             # A page reload or a new page after « Créer la table » is a short disconnection:
             # give the player a few seconds before the rules' autoplay takes the decision.
-            if seat.connections == 0 and anyone_watching:
-                _enqueue(tasks.autoplay_turn, (table_id, version, position, True),
-                         countdown=settings.DISCONNECT_GRACE_SECONDS)
-            _enqueue(tasks.autoplay_turn, (table_id, version, position), countdown=_time_left(table))
-
-
-def _time_left(table) -> float:
-    """Seconds until the move timer runs out (the clock may have started a few moves ago: services)."""
-    if table.deadline is None:
-        return table.turn_timer_s
-    return max(1.0, (table.deadline - timezone.now()).total_seconds())
+            _enqueue(tasks.autoplay_turn, (table_id, version, position, True),
+                     countdown=settings.DISCONNECT_GRACE_SECONDS)
+        # Otherwise the move timer: tasks.expire_turns plays when the table's deadline passes.
 
 
 def reschedule_playing_tables() -> int:

@@ -280,6 +280,7 @@ def seat_connected(*, table_id: int, user_id: int, delta: int) -> Seat | None:
 
 def hand_order_save(*, table_id: int, user: User, order: list) -> None:
     """Remember my manual hand order (cards I no longer hold are dropped when rendering)."""
-    if not isinstance(order, list) or len(order) > 40 or not all(isinstance(c, str) and len(c) < 8 for c in order):
+    if not isinstance(order, list) or len(order) > 40 or not all(
+            isinstance(c, str) and len(c) < 8 and c.isprintable() for c in order):
         raise TableError("Ordre de cartes invalide.", "bad_order")
     Seat.objects.filter(table_id=table_id, user=user).update(hand_order=order)

@@ -5,8 +5,9 @@ import logging
 import random
 
 from celery import shared_task
+from django.utils import timezone
 
-from engine import bots
+from engine import bots, games
 from tables import services
 from tables.models import Table
 
@@ -77,3 +78,18 @@ def next_round(table_id: int, version: int) -> None:
     seat = table.state["active"][0]
     services.play_move(table_id=table_id, seat=seat, move={"action": "next_round"}, expected_version=version,
                        actor="system")
+
+
+@shared_task(ignore_result=True)
+def expire_turns() -> int:
+    """The move timers, every second (Celery beat: rummy_site/celery.py): each table whose current decision
+    is past its deadline gets the rules' autoplay for it. The deadline lives on the table, so a timer survives
+    any restart and costs nothing while it runs (no task waiting per move)."""
+    due = Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=timezone.now())
+    count = 0
+    for table_id, version, state, slug in due.values_list("id", "version", "state", "game__slug")[:500]:
+        to_act = games.get(slug).to_act(state) if state else []
+        if to_act:  # one decision per sweep: the next one has its own clock
+            autoplay_turn.run(table_id, version, to_act[0])
+            count += 1
+    return count

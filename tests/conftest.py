@@ -18,6 +18,24 @@ def _catalogue(request):
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_lingering_postgresql_sessions(request, django_db_blocker):
+    """Consumers run their queries in thread pools whose threads keep a connection open: end those sessions
+    before the test database is dropped (else PostgreSQL refuses to drop it)."""
+    from django.conf import settings
+
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
 @pytest.fixture(autouse=True)
 def _clear_cache():
     """Rate limits live in the cache: each test starts with fresh counters."""

@@ -105,6 +105,7 @@ async def test_disconnect_marks_the_seat(player):
     table = await database_sync_to_async(create_table)(player, "gin", seats=2, bots={1: 1})
     comm = communicator(table.pk, player)
     assert (await comm.connect())[0]
+    await comm.receive_from(timeout=10)  # the full view: sent once the socket is counted
     seat = await database_sync_to_async(Seat.objects.get)(table=table, position=0)
     assert seat.connections == 1
     await comm.disconnect()

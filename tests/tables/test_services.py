@@ -193,21 +193,52 @@ def test_staging_a_rummy_turn_keeps_the_move_clock_running(make_player):
     assert table.deadline > timezone.now() + timedelta(seconds=table.turn_timer_s - 5), "the next player's own time"
 
 
-def test_the_move_timer_fires_when_the_running_clock_ends(make_player, monkeypatch):
+def test_the_move_timer_sweep_autoplays_the_tables_past_their_deadline(make_player):
     from datetime import timedelta
 
     from django.utils import timezone
 
-    from tables import scheduler
+    from tables import tasks
+
+    tables = []
+    for name in ("a", "b"):
+        alice, bruno = make_player(f"alice{name}"), make_player(f"bruno{name}")
+        table = create_table(alice, "gin", seats=2, bots={}, start=False)
+        services.seat_join(table=table, user=bruno)
+        services.table_start(table=table, user=alice)
+        tables.append(Table.objects.get(pk=table.pk))
+    late, running = tables
+    Table.objects.filter(pk=late.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    Table.objects.filter(pk=running.pk).update(deadline=timezone.now() + timedelta(seconds=20))
+    assert tasks.expire_turns.run() == 1
+    assert Table.objects.get(pk=late.pk).version == late.version + 1, "the rules' autoplay played"
+    assert TableMove.objects.filter(table=late).last().actor == "autoplay"
+    assert Table.objects.get(pk=running.pk).version == running.version, "its clock is still running"
+    assert Table.objects.get(pk=late.pk).deadline > timezone.now(), "the next decision has its own clock"
+
+
+def test_text_postgresql_cannot_store_is_refused_in_french(make_player):
+    """A NUL character or an infinite number (in a move riding on a legal one, a chat message, a hand
+    order) is refused or dropped with a French message: PostgreSQL would fail to store it."""
+    from tables import commands
+    from tables.models import ChatMessage, Seat
 
     alice, bruno = make_player("alice"), make_player("bruno")
-    table = create_table(alice, "rami", seats=2, bots={}, start=False)
+    table = create_table(alice, "gin", seats=2, bots={}, start=False)
     services.seat_join(table=table, user=bruno)
     services.table_start(table=table, user=alice)
-    Table.objects.filter(pk=table.pk).update(deadline=timezone.now() + timedelta(seconds=7))
-    armed = []
-    monkeypatch.setattr(scheduler, "_enqueue", lambda task, args, countdown=0: armed.append((task.name, countdown)))
     table.refresh_from_db()
-    scheduler.schedule_decisions(table.pk, table.version)
-    timers = [countdown for name, countdown in armed if name.endswith("autoplay_turn") and countdown > 5]
-    assert timers and all(6 <= countdown <= 7 for countdown in timers), armed
+    engine = games.get("gin")
+    seat = engine.to_act(table.state)[0]
+    user = alice if seat == 0 else bruno
+    move = engine.legal_moves(table.state, seat)[0]
+    reply = commands.handle_frame(table.pk, user.pk, {"kind": "move", "version": table.version, **move, "x\x00": "1"})
+    assert "Coup invalide" in reply
+    reply = commands.handle_frame(table.pk, user.pk, {"kind": "move", "version": table.version, **move, "": 1e999})
+    assert "Coup invalide" in reply
+    assert Table.objects.get(pk=table.pk).version == table.version
+    assert commands.handle_frame(table.pk, user.pk, {"kind": "chat", "text": "\x00"}) is not None
+    assert commands.handle_frame(table.pk, user.pk, {"kind": "chat", "text": "sa\x00lut"}) is None
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["salut"]
+    assert "invalide" in commands.handle_frame(table.pk, user.pk, {"kind": "order", "order": ["QH1\x00"]})
+    assert Seat.objects.get(table=table, user=user).hand_order == []
