@@ -31,8 +31,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
-        # The handshake waits for one read, on a thread of its own. Counting the socket (a write: on the
-        # one database thread, as SQLite wants) and rendering the view come after it, and the others'
+        # The handshake waits for one read, on a thread of its own. Counting the socket (a write: `writer`)
+        # and rendering the view come after it, and the others'
         # pages learn of the arrival a moment later (presence pushes are grouped per table:
         # tables.broadcast.presence_changed). So a thousand pages arriving at once all get their handshake
         # in time instead of queueing behind each other's writes and renders.
