@@ -110,10 +110,6 @@ else:
         }
     }
 
-# Websocket frames that write run on one database thread with SQLite (one writer at a time anyway), in a
-# thread pool with PostgreSQL (tables.consumers.writer).
-DB_ONE_WRITER_THREAD = not DATABASE_URL
-
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = ["accounts.backends.HumanOnlyBackend"]

@@ -2,6 +2,14 @@ import pytest
 from django.core.cache import cache
 
 
+def pytest_configure(config):
+    """No Celery worker thread inside the test process (importing the ASGI app would start one): tests run
+    tasks eagerly, and the browser tests' site runs in processes of its own, with its worker."""
+    from django.conf import settings
+
+    settings.CELERY_EMBEDDED_WORKER = False
+
+
 @pytest.fixture(autouse=True)
 def _catalogue(request):
     """Transactional tests flush the database: put the seeded games, pages and bots back."""
