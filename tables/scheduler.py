@@ -3,8 +3,8 @@
 With CELERY_TASK_ALWAYS_EAGER (tests) tasks run through a trampoline instead of nesting
 inside each other's on_commit callbacks, so a whole bot match does not grow the stack.
 Delayed tasks (the grace before autoplaying a disconnected player, the next round) are not run
-eagerly, nor is the move timers' sweep (tasks.expire_turns, every second on Celery beat): tests fire
-them explicitly.
+eagerly, nor is the move timers' sweep (tasks.expire_turns, queued every second by each worker): tests
+fire them explicitly.
 """
 
 import threading

@@ -82,9 +82,9 @@ def next_round(table_id: int, version: int) -> None:
 
 @shared_task(ignore_result=True)
 def expire_turns() -> int:
-    """The move timers, every second (Celery beat: rummy_site/celery.py): each table whose current decision
-    is past its deadline gets the rules' autoplay for it. The deadline lives on the table, so a timer survives
-    any restart and costs nothing while it runs (no task waiting per move)."""
+    """The move timers, queued every second by each worker (rummy_site.celery.MoveTimers): each table whose
+    current decision is past its deadline gets the rules' autoplay for it. The deadline lives on the table,
+    so a timer survives any restart and costs nothing while it runs (no task waiting per move)."""
     due = Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=timezone.now())
     count = 0
     for table_id, version, state, slug in due.values_list("id", "version", "state", "game__slug")[:500]:
