@@ -5,7 +5,6 @@ import json
 import math
 
 from django.conf import settings
-from django.urls import reverse
 
 from accounts.throttle import hit
 from tables import broadcast, chat, reads, rendering, services
@@ -121,8 +120,8 @@ def _move(table_id: int, user_id: int, payload: dict) -> str | None:
         return error_html("Coup invalide.")
     outcome = services.play_move(table_id=table_id, seat=position, move=move, expected_version=version)
     if outcome.error is not None:
-        slug = Table.objects.filter(pk=table_id).values_list("game__slug", flat=True).first()
-        return error_html(outcome.error.message, rule_url=reverse("rules_page", args=[slug]) if slug else "")
+        table = Table.objects.select_related("game").filter(pk=table_id).first()
+        return error_html(outcome.error.message, rule_url=table.game.get_absolute_url() if table else "")
     if not outcome.applied:
         return rendering.render_for_user(table_id, user_id)  # stale or duplicate: resync this client
     return None
