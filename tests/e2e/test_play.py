@@ -153,8 +153,11 @@ def test_table_page_is_usable_on_phone_and_desktop(live_site, page, artifacts_di
     assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
     stock = page.locator("#table-centre button.pile.stock").bounding_box()
     assert stock and stock["height"] >= 44
-    for box in page.locator("#table-hand button.card").evaluate_all(
-            "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height, r.right]; })"):
+    # One script run: the hand cannot be swapped by a push (the presence one, say) in the middle of it.
+    boxes = page.evaluate("() => Array.from(document.querySelectorAll('#table-hand button.card'), e => {"
+                          " const r = e.getBoundingClientRect(); return [r.width, r.height, r.right]; })")
+    assert boxes
+    for box in boxes:
         assert box[1] >= 44 and box[2] <= width + 1, "every card is tall enough to tap and on screen"
     page.locator("#table-centre button.pile.stock").click()
     expect(page.locator("#table-hand button.card")).to_have_count(11, timeout=5000)
