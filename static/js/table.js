@@ -453,7 +453,11 @@
     });
   }
 
-  /** Overlap the cards just enough for the whole hand to fit its row (14 cards at 360 px). */
+  /**
+   * Overlap the cards just enough for the whole hand to fit its row (14 cards at 360 px). Cards overlap
+   * inside a group first; when that is not enough (many small groups), the groups overlap too, with a
+   * narrower gap left between them.
+   */
   function fitHand() {
     var hand = handBox();
     if (!hand) return;
@@ -461,15 +465,27 @@
     var groups = $all(":scope > .hand-group", hand).length;
     if (!cards.length) return;
     hand.style.setProperty("--step", "4px");
+    hand.style.removeProperty("--join");
+    hand.style.removeProperty("--group-gap");
     var width = hand.clientWidth - 8;
-    var cardW = cards[0].getBoundingClientRect().width;
-    var gaps = $all(":scope > .hand-gap", hand).reduce(function (sum, g) { return sum + g.getBoundingClientRect().width; }, 0);
+    var cardW = cards[0].offsetWidth;   // layout width: a card arriving is scaled down by its animation
+    var maxOverlap = cardW * 0.7;
     var inner = cards.length - groups;
-    var natural = cards.length * cardW + inner * 4 + gaps;
-    if (natural <= width || inner <= 0) return;
-    var overlap = (cards.length * cardW + gaps - width) / inner;
-    overlap = Math.min(overlap, cardW * 0.7);
+    var natural = cards.length * cardW + inner * 4 + gapsWidth(hand);
+    if (natural <= width) return;
+    var overlap = inner > 0 ? (cards.length * cardW + gapsWidth(hand) - width) / inner : Infinity;
+    if (overlap <= maxOverlap) {
+      hand.style.setProperty("--step", (-overlap).toFixed(1) + "px");
+      return;
+    }
+    hand.style.setProperty("--group-gap", "6px");
+    overlap = Math.min((cards.length * cardW + gapsWidth(hand) - width) / (cards.length - 1), maxOverlap);
     hand.style.setProperty("--step", (-overlap).toFixed(1) + "px");
+    hand.style.setProperty("--join", (-overlap).toFixed(1) + "px");
+  }
+
+  function gapsWidth(hand) {
+    return $all(":scope > .hand-gap", hand).reduce(function (sum, g) { return sum + g.offsetWidth; }, 0);
   }
 
   function moveCard(card, delta) {

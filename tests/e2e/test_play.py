@@ -142,6 +142,24 @@ def test_two_friends_play_gin_through_an_invite_link(live_site, browser, artifac
     bruno_ctx.close()
 
 
+SPLIT_HAND_INTO_SINGLETONS = """async () => {
+  const hand = document.querySelector('#table-hand [data-hand]');
+  const cards = Array.from(hand.querySelectorAll('[data-card]'));
+  const box = (cls) => { const el = document.createElement('div'); el.className = cls; return el; };
+  hand.replaceChildren();
+  for (const card of cards) {
+    hand.append(box('hand-gap'));
+    const group = box('hand-group');
+    group.append(card);
+    hand.append(group);
+  }
+  hand.append(box('hand-gap'));
+  window.dispatchEvent(new Event('resize'));
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return cards.map(card => card.getBoundingClientRect().right);
+}"""
+
+
 @pytest.mark.parametrize("size", [(360, 740), (1280, 800)])
 def test_table_page_is_usable_on_phone_and_desktop(live_site, page, artifacts_dir, size):
     width, height = size
@@ -159,5 +177,8 @@ def test_table_page_is_usable_on_phone_and_desktop(live_site, page, artifacts_di
     assert boxes
     for box in boxes:
         assert box[1] >= 44 and box[2] <= width + 1, "every card is tall enough to tap and on screen"
+    # A hand split into many small groups (the player's own order) still fits the row.
+    rights = page.evaluate(SPLIT_HAND_INTO_SINGLETONS)
+    assert rights and max(rights) <= width + 1, "a hand of single-card groups overflows the screen"
     page.locator("#table-centre button.pile.stock").click()
     expect(page.locator("#table-hand button.card")).to_have_count(11, timeout=5000)
