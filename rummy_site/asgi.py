@@ -10,6 +10,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from rummy_site.embedded_worker import start_embedded_worker  # noqa: E402
+from tables.presence import start_heartbeat  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -20,3 +21,4 @@ application = ProtocolTypeRouter(
 )
 
 start_embedded_worker()
+start_heartbeat()

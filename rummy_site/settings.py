@@ -193,6 +193,10 @@ CELERY_TIMEZONE = TIME_ZONE
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 NEXT_ROUND_DELAY_SECONDS = float(os.environ.get("NEXT_ROUND_DELAY_SECONDS", "8"))
 DISCONNECT_GRACE_SECONDS = float(os.environ.get("DISCONNECT_GRACE_SECONDS", "4"))
+# Presence: each web server process beats this often; silent for this many beats, it is taken for dead and
+# its sockets no longer count as connected players (tables.presence). 0: no heartbeat (tests).
+PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "5"))
+PRESENCE_DEAD_AFTER_BEATS = int(os.environ.get("PRESENCE_DEAD_AFTER_BEATS", "3"))
 
 # --- Security -----------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

@@ -8,7 +8,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tables import broadcast, commands
+from tables import broadcast, commands, presence
 
 MAX_FRAME = 4096
 FLOOD_LIMIT = 20  # frames per FLOOD_WINDOW seconds before the socket is closed (1008)
@@ -50,6 +50,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.seat_group(self.table_id, seat), self.channel_name)
         await self.channel_layer.group_add(broadcast.public_group(self.table_id), self.channel_name)
         await self.accept()
+        presence.socket_opened(self.table_id, user.pk)
         # Counted before anything the page can send next (Channels handles a socket's messages in order).
         await writer(commands.connect_seat)(self.table_id, user.pk)
         # Channels delivers at most once: a (re)connected page always gets the full current view.
@@ -72,6 +73,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(broadcast.seat_group(self.table_id, self.seat), self.channel_name)
         await self.channel_layer.group_discard(broadcast.public_group(self.table_id), self.channel_name)
+        presence.socket_closed(self.table_id, self.scope["user"].pk)
         await writer(commands.disconnect_seat)(self.table_id, self.scope["user"].pk)
 
     async def receive(self, text_data=None, bytes_data=None):

@@ -146,6 +146,37 @@ class Seat(models.Model):
         return self.is_bot or self.connections > 0
 
 
+class ServerProcess(models.Model):
+    """A web server process (daphne) holding websockets, alive while it beats (`tables.presence`)."""
+
+    id = models.CharField(primary_key=True, max_length=32)
+    label = models.CharField("machine et processus", max_length=120, blank=True)
+    started = models.DateTimeField("démarré le", auto_now_add=True)
+    last_beat = models.DateTimeField("dernier signe de vie", db_index=True)
+
+    class Meta:
+        verbose_name = "processus serveur"
+        verbose_name_plural = "processus serveur"
+
+    def __str__(self) -> str:
+        return self.label or self.id
+
+
+class SeatPresence(models.Model):
+    """The sockets a server process holds open for a seat: what `Seat.connections` sums. When a process dies
+    without closing them (kill -9, machine lost), `tables.presence.reap_dead_servers` takes them off."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="presences")
+    server = models.CharField(max_length=32, db_index=True)
+    sockets = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "server"], name="presence_seat_server_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.seat} @{self.server}: {self.sockets}"
+
+
 class TableMove(models.Model):
     """The append-only move log. Replaying it from the table's seed rebuilds the snapshot."""
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine import IllegalMove, games
 from engine.rng import new_seed
-from tables import economy, reads, scheduler
+from tables import economy, presence, reads, scheduler
 from tables.models import Game, Seat, Table, TableMove
 
 log = logging.getLogger(__name__)
@@ -266,7 +266,7 @@ def seat_connected(*, table_id: int, user_id: int, delta: int) -> Seat | None:
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user_id=user_id).first()
         if seat is None:
             return None
-        seat.connections = max(0, seat.connections + delta)
+        presence.count(seat, delta)
         seat.last_seen = timezone.now()
         seat.save(update_fields=["connections", "last_seen"])
         if seat.connections == 0 or delta > 0:

@@ -8,6 +8,7 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.CELERY_EMBEDDED_WORKER = False
+    settings.PRESENCE_HEARTBEAT_SECONDS = 0  # no heartbeat thread either (tests call tables.presence directly)
 
 
 @pytest.fixture(autouse=True)
