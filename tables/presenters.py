@@ -172,6 +172,7 @@ def _seats_ctx(table: Table, seats: list[Seat], view: dict | None, me: Seat | No
             "out": info.get("out"),
             "is_current": seat.position == current or seat.position in to_act,
             "is_dealer": seat.position == dealer,
+            "picked": [card_ctx(c) for c in info.get("picked") or ()],  # Gin: taken from the pile, public
         })
     return out
 

@@ -134,6 +134,7 @@ class GinRami(dd.DrawDiscardGame):
 
     def _init_match(self, state: dict) -> None:
         state["taken_card"] = None  # card taken from the discard pile this turn (§10)
+        state["picked"] = []  # cards taken from the pile this round, face up in front of all, still held
         state["forced_draw"] = False  # everybody passed the upcard: stock draw only
         state["upcard_order"] = []
         state["passed"] = []
@@ -148,6 +149,7 @@ class GinRami(dd.DrawDiscardGame):
         state["upcard_order"] = dd.order_from_left_of(state, state["dealer"])
         state["passed"] = []
         state["taken_card"] = None
+        state["picked"] = []
         state["forced_draw"] = False
         return [event("upcard", card=upcard)]
 
@@ -189,6 +191,7 @@ class GinRami(dd.DrawDiscardGame):
         card = new["discard"].pop()
         dd.fork_hand(new, seat).append(card)
         new["taken_card"] = card
+        new["picked"] = [*state.get("picked", ()), card]
         new["forced_draw"] = False
         new["phase"] = DISCARD
         return new, [event("take_discard", seat=seat, card=card)]
@@ -244,6 +247,7 @@ class GinRami(dd.DrawDiscardGame):
         dd.fork_hand(new, seat).remove(card)
         new["discard"].append(card)
         new["taken_card"] = None
+        new["picked"] = [c for c in state.get("picked", ()) if c != card]
         events = [event("discard", seat=seat, card=card)]
         if len(new["stock"]) <= STOCK_FLOOR:
             if new["rebuilds"]:
@@ -441,6 +445,11 @@ class GinRami(dd.DrawDiscardGame):
         view["hand_size"] = hand_size(len(state["active"])) if state["active"] else None
         view["knock_limit"] = KNOCK_LIMIT
         view["taken_card"] = state["taken_card"]
+        # Who took which card from the pile is public (it was face up); listed while the taker holds it.
+        picked = state.get("picked") or ()
+        for player in view["players"]:
+            hand = state["hands"][player["seat"]]
+            player["picked"] = [c for c in picked if c in hand]
         view["forced_draw"] = state["forced_draw"]
         view["eliminated"] = [o["seat"] for o in state["out"]]
         view["knock_options"] = []

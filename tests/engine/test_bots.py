@@ -342,9 +342,6 @@ def test_moves_grouping():
     assert moves.first("x") == {"action": "x"} and not moves.has("knock")
 
 
-@pytest.mark.xfail(reason="Gin view gap: who took which discard is public at a real table, but the view does not "
-                          "say it and bots are stateless, so the expert cannot use it (reported to the Gin engine)",
-                   strict=False)
 def test_gin_view_tells_which_cards_the_others_took_from_the_discard_pile():
     game = games.get("gin")
     state = game.new_match(seats=2, options={}, seed="picked")

@@ -419,3 +419,26 @@ def test_all_cards_melded_after_the_draw_still_discards_one():
     assert move["action"] == "knock" and move["card"] == "QC1"  # ties at 0: highest value first
     new, events = GAME.apply(state, 0, move)
     assert new["last_round"]["ending"] == "gin" and len(new["last_round"]["players"][0]["hand"]) == 10
+
+
+def test_cards_taken_from_the_pile_are_shown_to_all_while_their_taker_holds_them():
+    game = games.get("gin")
+    state = game.new_match(seats=2, options={}, seed="picked-public")
+    taker = game.to_act(state)[0]
+    other = 1 - taker
+    upcard = state["discard"][-1]
+    state, _ = game.apply(state, taker, {"action": "take_discard"})
+
+    def picked(view, seat):
+        return next(p for p in view["players"] if p["seat"] == seat)["picked"]
+
+    for view in (game.view(state, other), game.view(state, taker), game.public_view(state)):
+        assert picked(view, taker) == [upcard] and picked(view, other) == []
+    keep = next(c for c in state["hands"][taker] if c != upcard)
+    state, _ = game.apply(state, taker, {"action": "discard", "card": keep})
+    state, _ = game.apply(state, other, {"action": "draw_stock"})
+    state, _ = game.apply(state, other, {"action": "discard", "card": state["hands"][other][0]})
+    assert picked(game.view(state, other), taker) == [upcard]
+    state, _ = game.apply(state, taker, {"action": "draw_stock"})
+    state, _ = game.apply(state, taker, {"action": "discard", "card": upcard})
+    assert picked(game.view(state, other), taker) == [], "thrown back: no longer in his hand"

@@ -50,6 +50,7 @@ def hidden_from(state, seat):
             hidden |= set(hand)
     hidden -= revealed(state)
     hidden.discard(state.get("taken_card"))  # Gin: taken face up from the pile, in front of all
+    hidden -= set(state.get("picked") or ())  # Gin: every card so taken this round, while its taker holds it
     return hidden
 
 

@@ -68,7 +68,8 @@ class Audit:
         never = list(state.get("stock") or []) + list(state.get("removed") or [])
         hidden = list(never)
         if state["phase"] not in REVEALED:
-            hidden += [c for p, hand in enumerate(state["hands"]) if p != seat for c in hand]
+            public = set(state.get("picked") or ())  # Gin: taken face up from the pile, in front of all
+            hidden += [c for p, hand in enumerate(state["hands"]) if p != seat for c in hand if c not in public]
         pattern = id_pattern(hidden)
         if pattern is not None:
             found = pattern.search(text)
