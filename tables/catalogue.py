@@ -1,5 +1,6 @@
 """The ten games of the site, and the French rules pages shipped with the code."""
 
+import hashlib
 from pathlib import Path
 
 PAGES_DIR = Path(__file__).resolve().parent / "rules_pages"
@@ -42,3 +43,51 @@ def seed(game_model, page_model) -> None:
         page = read_page(slug)
         if page and not page_model.objects.filter(game=game).exists():
             page_model.objects.create(game=game, **page)
+
+
+def digest(page: dict) -> str:
+    """Fingerprint of a rules page's content (title, description, body)."""
+    text = "\0".join((page["title"], page["meta_description"], page["body"]))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _content(page) -> dict:
+    return {"title": page.title, "meta_description": page.meta_description, "body": page.body}
+
+
+def sync_pages(game_model, page_model, *, overwrite: bool = False) -> list[tuple[str, str]]:
+    """Bring the rules pages up to the versions shipped in tables/rules_pages/ (each release: init_site).
+
+    A page nobody edited in admin since it was shipped (its content still matches `shipped_digest`) is
+    replaced by the new version; a page edited in admin, or whose origin is unknown, is kept unless
+    `overwrite`. Returns (slug, what happened) for every game with a shipped page."""
+    report = []
+    for game in game_model.objects.filter(slug__in=[g[0] for g in GAMES]):
+        shipped = read_page(game.slug)
+        if shipped is None:
+            continue
+        new = digest(shipped)
+        page = page_model.objects.filter(game=game).first()
+        if page is None:
+            page_model.objects.create(game=game, shipped_digest=new, **shipped)
+            report.append((game.slug, "created"))
+            continue
+        current = digest(_content(page))
+        if current == new:
+            if page.shipped_digest != new:
+                page_model.objects.filter(pk=page.pk).update(shipped_digest=new)
+            report.append((game.slug, "current"))
+            continue
+        elif page.shipped_digest and current == page.shipped_digest:
+            status = "updated"
+        elif overwrite:
+            status = "overwritten"
+        else:
+            report.append((game.slug, "kept"))
+            continue
+        for field, value in shipped.items():
+            setattr(page, field, value)
+        page.shipped_digest = new
+        page.save()
+        report.append((game.slug, status))
+    return report

@@ -57,6 +57,9 @@ class RulesPage(models.Model):
     meta_description = models.CharField("méta-description", max_length=200)
     body = models.TextField("contenu (HTML)")
     updated_at = models.DateTimeField("mis à jour", auto_now=True)
+    # Digest of the shipped version last written here (tables/rules_pages/): a page still equal to it was not
+    # edited in admin, so the next release may replace it. Empty: unknown (kept as it is).
+    shipped_digest = models.CharField("version livrée", max_length=64, blank=True, editable=False)
 
     class Meta:
         verbose_name = "page de règles"

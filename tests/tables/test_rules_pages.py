@@ -55,3 +55,64 @@ def test_unpublished_game_is_hidden(client):
     Game.objects.filter(slug="thunee").update(published=False)
     assert client.get(reverse("rules_page", args=["thunee"])).status_code == 404
     assert "/regles/thunee/" not in client.get(reverse("home")).content.decode()
+
+
+# --- a new release ships new rules pages (init_site) ------------------------------------------
+
+def _page(slug):
+    from tables.models import RulesPage
+
+    return RulesPage.objects.get(game__slug=slug)
+
+
+def _as_shipped_long_ago(slug, body):
+    """The page as an older release shipped it, untouched since."""
+    from tables import catalogue
+
+    page = _page(slug)
+    page.body = body
+    page.shipped_digest = catalogue.digest({"title": page.title, "meta_description": page.meta_description,
+                                            "body": body})
+    page.save()
+
+
+def test_a_release_updates_the_rules_pages_nobody_edited(capsys):
+    from django.core.management import call_command
+
+    from tables.catalogue import read_page
+
+    _as_shipped_long_ago("gin", "<p>Ancienne version.</p>")
+    call_command("init_site")
+    assert _page("gin").body == read_page("gin")["body"]
+    assert "Page de règles « gin » mise à jour." in capsys.readouterr().out
+
+
+def test_a_rules_page_edited_in_admin_is_kept_unless_overwrite_is_asked(capsys):
+    from django.core.management import call_command
+
+    from tables.catalogue import read_page
+
+    _as_shipped_long_ago("gin", "<p>Ancienne version.</p>")
+    page = _page("gin")
+    page.body = "<p>Corrigé par l'admin.</p>"
+    page.save()
+    call_command("init_site")
+    assert _page("gin").body == "<p>Corrigé par l'admin.</p>"
+    assert "« gin » modifiée dans l'admin : conservée" in capsys.readouterr().out
+    call_command("init_site", "--overwrite-rules")
+    assert _page("gin").body == read_page("gin")["body"]
+    assert "Page de règles « gin » remplacée." in capsys.readouterr().out
+    call_command("init_site")
+    assert "gin" not in capsys.readouterr().out, "up to date: nothing to say"
+
+
+def test_a_page_of_unknown_origin_is_kept():
+    from tables import catalogue
+    from tables.models import Game, RulesPage
+
+    page = _page("rami")
+    page.body, page.shipped_digest = "<p>Version d'origine inconnue.</p>", ""
+    page.save()
+    report = dict(catalogue.sync_pages(Game, RulesPage))
+    assert report["rami"] == "kept" and _page("rami").body == "<p>Version d'origine inconnue.</p>"
+    assert report["gin"] == "current"
