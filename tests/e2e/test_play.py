@@ -116,6 +116,19 @@ def test_two_friends_play_gin_through_an_invite_link(live_site, browser, artifac
     expect(alice.locator("#table-hand button.card")).to_have_count(10, timeout=15000)
     expect(bruno.locator("#table-hand button.card")).to_have_count(10, timeout=15000)
 
+    # Whoever decides first takes the upcard: the other sees, under his name, the card he took.
+    take = "#table-centre button.pile.discard.is-playable"
+    for _ in range(100):
+        if alice.locator(take).count() or bruno.locator(take).count():
+            break
+        alice.wait_for_timeout(100)
+    me, other = (alice, bruno) if alice.locator(take).count() else (bruno, alice)
+    upcard = me.locator(take).get_attribute("aria-label").split(" : ", 1)[1]
+    me.locator(take).click()
+    expect(other.locator("#table-opponents .seat-picked")).to_contain_text("A pris dans la défausse", timeout=5000)
+    expect(other.locator(f'#table-opponents .picked-card[aria-label="{upcard}"]')).to_be_visible()
+    other.screenshot(path=str(artifacts_dir / "gin-picked-upcard.png"))
+
     # Whoever acts first: the other sees the move without reloading.
     for _ in range(200):
         for me, other in ((alice, bruno), (bruno, alice)):
