@@ -215,11 +215,21 @@
   function rememberBefore() {
     focusKey = focusSelector(document.activeElement);
     var top = $("#table-centre .discard .card");
+    var error = $("#table-error");
     before = {
       hand: $all("#table-hand [data-card]").map(function (c) { return c.getAttribute("data-card"); }),
       discard: top ? top.getAttribute("aria-label") : null,
-      roundOpen: !!$("#table-round-end.is-open")
+      roundOpen: !!$("#table-round-end.is-open"),
+      error: error && error.textContent.trim() ? error.innerHTML : null,
+      version: tmVersion()
     };
+  }
+
+  /** A push that changes nothing in the game (someone connected, say) keeps the refusal shown. */
+  function keepError() {
+    if (!before || !before.error || before.version === null || tmVersion() !== before.version) return;
+    var error = $("#table-error");
+    if (error && !error.textContent.trim()) error.innerHTML = before.error;
   }
 
   function restoreFocus() {
@@ -262,6 +272,7 @@
     if (status) root.setAttribute("data-status", status.getAttribute("data-status"));
     var roundEnd = $("#table-round-end");
     var wasOpen = before && before.roundOpen;
+    keepError();
     applyLocalOrder();
     animateChanges();
     initHand();

@@ -88,6 +88,14 @@ def test_new_player_plays_a_whole_thanasis_match_against_two_bots(live_site, pag
     expect(page.locator("#table-error")).to_contain_text("pioch", timeout=5000)
     expect(page.locator("#table-error a", has_text="Pourquoi")).to_be_visible()
     assert page.locator("#table-hand button.card").count() == before
+    # A push that changes nothing in the game (the same player opening the table in another tab: « en ligne »)
+    # leaves the refusal on screen.
+    page.evaluate("document.getElementById('table-status').dataset.old = '1'")
+    other_tab = page.context.new_page()
+    other_tab.goto(page.url)
+    expect(page.locator("#table-status:not([data-old])")).to_have_count(1, timeout=10000)
+    expect(page.locator("#table-error")).to_contain_text("pioch")
+    other_tab.close()
 
     play_until_match_over([page])
     page.screenshot(path=str(artifacts_dir / "thanasis-match-over.png"), full_page=True)
