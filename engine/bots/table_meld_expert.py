@@ -56,6 +56,8 @@ PAST_TURNS_CAP = 8  # past turns replayed when dealing another hand
 USE_COST = 12.0  # a discard the next player takes to use
 DEAL_TRIES = 3  # deals of a hand before accepting one that contradicts what the seat saw
 PARTNER_WEIGHT = 4  # rollout policy: a loose card's partial melds count this much against its value
+HOLD_UNTIL_CARDS = 4  # Rami traditionnel: hold the hand back until an opponent holds this many cards or fewer
+HOLD_FOR_CHASSE = frozenset({"rami-traditionnel"})  # games where only the round's winner scores
 
 
 def as_budget(budget) -> Budget:
@@ -915,6 +917,21 @@ def expert_draw(adapter: TableMeldAdapter, seen: Seen, moves: Moves, rng, budget
     return candidates[x.search(seen, candidates, "draw", rng, budget)]
 
 
+def holds_for_chasse(adapter: TableMeldAdapter, seen: Seen, plan) -> bool:
+    """Rami traditionnel: hold the whole hand back (throw a card, lay nothing) while no opponent is close to
+    going out. Only the round's winner scores there, so cards held cost nothing when another player goes
+    out; laying the whole hand in one turn earns the chasse (+25), and a hand kept hidden offers the others
+    nothing to lay off. The rollouts of the search cannot find it (their players lay down as soon as they
+    can). Measured, matches to 250 against level 2: level 2 holding back until an opponent has 2, 4 or 6
+    cards wins 75.5 %, 90.0 %, 84.5 %; this expert 88.3 % (60 matches, 95 % CI 77.8–94.2)."""
+    if adapter.spec.slug not in HOLD_FOR_CHASSE or seen.opened_before or seen.staged:
+        return False
+    taken = seen.taken if seen.taken in seen.hand else None
+    if adapter.planner.goes_out(plan.left, taken) or (taken is not None and adapter.spec.must_use_take):
+        return False  # the chasse is there: lay it all now
+    return not any(seen.hand_counts.get(s, 0) <= HOLD_UNTIL_CARDS for s in seen.opponents())
+
+
 def expert_turn(adapter: TableMeldAdapter, seen: Seen, moves: Moves, rng, budget) -> dict | None:
     """One step of the turn after the draw: lay down or hold back (not opened yet), the discard;
     None: level 2's next step (the rest of a lay-down already begun, going out)."""
@@ -922,6 +939,8 @@ def expert_turn(adapter: TableMeldAdapter, seen: Seen, moves: Moves, rng, budget
     last_stats = Stats()
     x = expert_of(adapter)
     plan = adapter.turn_plan(seen)
+    if holds_for_chasse(adapter, seen, plan):
+        return x.discard(seen, moves, rng, budget) or adapter.finish(seen, moves, 3, adapter.gifts(seen))
     candidates = x.turn_candidates(seen, moves, plan)
     if not candidates:
         if plan.actions or moves.has("go_out"):

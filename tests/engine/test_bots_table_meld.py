@@ -313,3 +313,39 @@ def test_partial_outs_follow_each_games_aces():
     assert sorted(tmb.partial_outs(rami, "7S1", "7H2")) == ["7C", "7D"]
     assert tmb.partial_outs(rami, "7S1", "7S2") is None
     assert cards.is_joker("JK1")
+
+
+# Rami traditionnel, 10 cards + the draw: two melds and five loose cards, seat 0 has laid nothing yet
+TRAD_HAND = ["7H1", "8H1", "9H1", "QS1", "QD1", "QC1", "3C1", "KD2", "5S1", "2H2", "JC1"]
+
+
+def trad_position(opponent_cards):
+    game, state, _view, _legal = rigged_view("rami-traditionnel", TRAD_HAND, options={"target": "250"})
+    state["stock"] += state["hands"][1][opponent_cards:]
+    state["hands"][1] = state["hands"][1][:opponent_cards]
+    return game, state, game.view(state, 0), game.legal_moves(state, 0)
+
+
+@pytest.mark.parametrize("rng_seed", (0, 1))
+def test_expert_holds_its_hand_back_for_a_chasse_in_rami_traditionnel(rng_seed):
+    # Only the round's winner scores: a hand held back costs nothing if the other goes out first, and laying
+    # it all in one turn later earns the chasse (+25). Level 2 lays its melds at once.
+    game, state, view, legal = trad_position(opponent_cards=10)
+    assert bots.choose(game, view, legal, 2, random.Random(rng_seed))["action"] == "meld"
+    played, after = play_turn(game, state, 3, rng_seed=rng_seed)
+    assert [m["action"] for m in played] == ["discard"] and not after["opened"][0]
+
+
+@pytest.mark.parametrize("rng_seed", (0, 1))
+def test_expert_lays_down_when_the_other_is_about_to_go_out(rng_seed):
+    game, state, view, legal = trad_position(opponent_cards=3)
+    played, after = play_turn(game, state, 3, rng_seed=rng_seed)
+    assert played[0]["action"] == "meld" and after["opened"][0]
+
+
+def test_expert_lays_its_whole_hand_at_once_for_the_chasse():
+    hand = ["7H1", "8H1", "9H1", "QS1", "QD1", "QC1", "3C1", "4C1", "5C1", "6C1", "KS1"]
+    game, state, view, legal = rigged_view("rami-traditionnel", hand, options={"target": "250"})
+    played, after = play_turn(game, state, 3)
+    assert played[-1]["action"] in ("discard", "go_out")
+    assert after["history"][-1]["ending"] == "chasse" and after["history"][-1]["winner"] == 0
