@@ -4,6 +4,7 @@ Besides the shared levels it chooses the knock arrangement (among the least-dead
 giving the fewest lay-offs: sets rather than runs when that helps), and it plays whole rounds out
 in determinized deals for the expert: both seats take a discard when it lowers their deadwood,
 knock as soon as they may, and the showdown counts lay-offs exactly (`melds.best_with_layoffs`).
+The expert itself knocks only for a gin until the stock runs low (`HUNT_GIN_ABOVE_STOCK`).
 """
 
 from itertools import product
@@ -23,6 +24,7 @@ MAX_DISCARDS = 4  # discard candidates searched
 CANDIDATE_MARGIN = 10
 MAX_TURNS = 60  # turns simulated at most in one playout
 PAST_TURNS_CAP = 8
+HUNT_GIN_ABOVE_STOCK = 6  # level 3 knocks only for a gin while the stock holds more cards than this
 
 
 class GinAdapter(Adapter):
@@ -100,16 +102,22 @@ class GinAdapter(Adapter):
             knock = self.end_move(knocks[card], know, key, 3)
             if left[card] == 0:
                 return [knock]  # a Gin cannot be bettered nor undercut
-            out.append(knock)
+            if know.stock_count <= HUNT_GIN_ABOVE_STOCK or not moves.has("discard"):
+                out.append(knock)
+            # Otherwise play on for a gin: a player who knocks as soon as he may (level 2) is undercut by a
+            # hand kept this low, or loses to the gin. Measured against level 2 (matches to 100): level 2 +
+            # this rule 68.1 % (1,000 matches; knocking at 2 or less: 57.8 %, at 4: 53.7 %, 400 matches);
+            # this expert 64.3 % (300 matches, 95 % CI 58.8–69.5), 54.3 % when it knocked at once.
         options = moves.by_card("discard")
         if not options:
             return out
         best = min(left[c] for c in options)
+        limit = len(out) + MAX_DISCARDS
         for c in confirmed_order(self, know, list(options), key):
             if left[c] > best + CANDIDATE_MARGIN:
                 break
             out.append(options[c])
-            if len(out) >= MAX_DISCARDS + bool(knocks):
+            if len(out) >= limit:
                 break
         return out
 

@@ -283,6 +283,25 @@ def test_gin_expert_returns_a_legal_knock_choice_or_waits():
         assert move in legal
 
 
+@pytest.mark.parametrize("rng_seed", (0, 1))
+def test_gin_expert_plays_on_for_a_gin_while_the_stock_lasts(rng_seed):
+    # Level 2 knocks with 4 points; the expert keeps its hand low and waits for a gin, which undercuts a
+    # player who knocks as soon as he may (or wins the gin bonus).
+    view, legal = gin_view(GIN_KNOCK, stock=20)
+    move = bots.choose(StateFreeGame("gin"), view, legal, 3, random.Random(rng_seed), budget=6)
+    assert move["action"] == "discard" and move["card"] == "KH1"
+
+
+@pytest.mark.parametrize(("stock", "searched"), [(20, False), (6, True), (3, True)])
+def test_gin_expert_weighs_a_knock_once_the_stock_runs_low(stock, searched):
+    from engine.bots.base import Moves
+
+    view, legal = gin_view(GIN_KNOCK, stock=stock)
+    candidates = GIN.discard_candidates(GIN.knowledge(view), Moves(legal), None)
+    assert any(m["action"] == "knock" for m in candidates) is searched
+    assert any(m["action"] == "discard" for m in candidates)
+
+
 def test_gin_expert_knocks_a_gin_at_once():
     hand = ["AS1", "2S1", "3S1", "7H1", "7D1", "7C1", "9C1", "10C1", "JC1", "QC1", "KH1"]
     view, legal = gin_view(hand)
