@@ -349,3 +349,15 @@ def test_expert_lays_its_whole_hand_at_once_for_the_chasse():
     played, after = play_turn(game, state, 3)
     assert played[-1]["action"] in ("discard", "go_out")
     assert after["history"][-1]["ending"] == "chasse" and after["history"][-1]["winner"] == 0
+
+
+@pytest.mark.parametrize("opponent_cards", (13, 2))
+def test_expert_in_a_one_round_rami_lays_its_hand_only_all_at_once(opponent_cards):
+    # One round decides: only going out first counts. Laying the whole hand in one turn (main lisse) beats
+    # laying down as soon as 30 points allow, whatever the other holds.
+    game, state, _view, _legal = rigged_view("rami", READY, options={"point_limit": "1"})
+    state["stock"] += state["hands"][1][opponent_cards:]
+    state["hands"][1] = state["hands"][1][:opponent_cards]
+    assert bots.choose(game, game.view(state, 0), game.legal_moves(state, 0), 2, random.Random(0))["action"] == "meld"
+    played, after = play_turn(game, state, 3)
+    assert [m["action"] for m in played] == ["discard"] and not after["opened"][0]
