@@ -51,7 +51,7 @@ def digest(page: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _content(page) -> dict:
+def page_content(page) -> dict:
     return {"title": page.title, "meta_description": page.meta_description, "body": page.body}
 
 
@@ -72,13 +72,13 @@ def sync_pages(game_model, page_model, *, overwrite: bool = False) -> list[tuple
             page_model.objects.create(game=game, shipped_digest=new, **shipped)
             report.append((game.slug, "created"))
             continue
-        current = digest(_content(page))
+        current = digest(page_content(page))
         if current == new:
             if page.shipped_digest != new:
                 page_model.objects.filter(pk=page.pk).update(shipped_digest=new)
             report.append((game.slug, "current"))
             continue
-        elif page.shipped_digest and current == page.shipped_digest:
+        if page.shipped_digest and current == page.shipped_digest:
             status = "updated"
         elif overwrite:
             status = "overwritten"

@@ -55,8 +55,7 @@ class GinAdapter(Adapter):
         know.extra["match"] = view.get("match") or (view.get("options") or {}).get("match", "1")
         know.extra["hand_size"] = view.get("hand_size") or 10
         for player in view.get("players") or []:
-            # cards a seat took from the pile and still holds, if the view ever tells them
-            held = player.get("taken") or player.get("picked")
+            held = player.get("picked")  # cards he took from the pile and still holds (public)
             if player.get("seat") != know.seat and isinstance(held, list) and held:
                 know.known[player["seat"]] = [c for c in held if c in self.deck]
         return know

@@ -9,8 +9,7 @@ def mark_shipped_pages(apps, schema_editor):
 
     for page in apps.get_model("tables", "RulesPage").objects.select_related("game"):
         shipped = catalogue.read_page(page.game.slug)
-        content = {"title": page.title, "meta_description": page.meta_description, "body": page.body}
-        if shipped is not None and catalogue.digest(content) == catalogue.digest(shipped):
+        if shipped is not None and catalogue.digest(catalogue.page_content(page)) == catalogue.digest(shipped):
             page.shipped_digest = catalogue.digest(shipped)
             page.save(update_fields=["shipped_digest"])
 
