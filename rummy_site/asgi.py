@@ -9,6 +9,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from rummy_site.autobahn_quiet import quiet_autobahn_debug_arguments  # noqa: E402
 from rummy_site.embedded_worker import start_embedded_worker  # noqa: E402
 from tables.presence import start_heartbeat  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
@@ -20,5 +21,6 @@ application = ProtocolTypeRouter(
     }
 )
 
+quiet_autobahn_debug_arguments()
 start_embedded_worker()
 start_heartbeat()

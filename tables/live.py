@@ -6,7 +6,7 @@ compiles a template to Python code and renders the same HTML several times faste
 same pieces (tables.rendering.render_parts), so the first page and every push come from one source.
 """
 
-from functools import cache
+from functools import cache, lru_cache
 
 import jinja2
 from django.conf import settings
@@ -44,7 +44,44 @@ def environment() -> jinja2.Environment:
     )
     env.filters["pluralize"] = defaultfilters.pluralize
     env.globals["url"] = url
+    env.globals["card_face"] = card_face
+    env.globals["card_shown"] = card_shown
+    env.globals["hand_card"] = hand_card
     return env
+
+
+# A push draws the same cards seat after seat and move after move: each card macro of
+# templates/tables/live/cards.jinja runs once per distinct card (its dict, presenters.card_ctx, and its
+# arguments) and the HTML is reused. Jinja2 macro calls were the largest single cost of rendering a push.
+CARD_CACHE_SIZE = 8192
+
+
+def _macro(name: str):
+    return getattr(environment().get_template("tables/live/cards.jinja").module, name)
+
+
+@lru_cache(maxsize=CARD_CACHE_SIZE)
+def _cached_macro(name: str, items: tuple, args: tuple) -> Markup:
+    return _macro(name)(dict(items), *args)
+
+
+def _card_macro(name: str, card: dict, *args) -> Markup:
+    try:
+        return _cached_macro(name, tuple(card.items()), args)
+    except TypeError:  # a value that cannot be a key (a list): drawn each time
+        return _macro(name)(card, *args)
+
+
+def card_face(card: dict, badge: bool = False) -> Markup:
+    return _card_macro("face", card, badge)
+
+
+def card_shown(card: dict, size: str | None = None, badge: bool = False, extra: str | None = None) -> Markup:
+    return _card_macro("shown", card, size, badge, extra)
+
+
+def hand_card(card: dict, tm: bool = False, discardable: bool = False) -> Markup:
+    return _card_macro("hand_card", card, bool(tm), bool(discardable))
 
 
 def render(name: str, context: dict) -> str:
@@ -53,3 +90,15 @@ def render(name: str, context: dict) -> str:
 
 def render_part(part: str, context: dict) -> Markup:
     return Markup(render(f"tables/live/{part}.jinja", context))
+
+
+def render_push(context: dict) -> str:
+    """Every piece (PARTS), one after the other: what templates/tables/live/push.jinja includes, without an
+    include's copy of the whole context for each piece (a push is rendered for every seat on every move)."""
+    env = environment()
+    shared = {**env.globals, **context}
+    pieces = []
+    for part in PARTS:
+        template = env.get_template(f"tables/live/{part}.jinja")
+        pieces.append(env.concat(template.root_render_func(template.new_context(shared, shared=True))))
+    return "\n".join(pieces)

@@ -11,7 +11,7 @@ from tables.presenters import table_context
 
 def render_push(table: Table, seats: list[Seat], seat: Seat | None, *, error: str | None = None) -> str:
     """Every piece of the table for one seat, each root element carrying its id for an OOB swap."""
-    return live.render("tables/live/push.jinja", table_context(table, seats, seat, error=error))
+    return live.render_push(table_context(table, seats, seat, error=error))
 
 
 def render_parts(context: dict, request) -> dict:

@@ -160,6 +160,9 @@
     var elt = event.target;
     var params = event.detail.parameters;
     var trigger = event.detail.triggeringEvent;
+    // A card of the hand carries no version (its HTML is shared by every push that shows it): the move is
+    // made on the table this page shows.
+    if (params.kind === "move" && params.version === undefined) params.version = tmVersion();
     if (elt.matches && elt.matches("[data-card]")) {
       if (Date.now() - draggedAt < 400) { event.preventDefault(); return; }
       if (mode) {
