@@ -17,6 +17,7 @@ import asyncio
 import random
 import string
 import time
+from collections.abc import Callable
 from copy import deepcopy
 
 from channels.exceptions import ChannelFull
@@ -34,6 +35,7 @@ class LocalChannelLayer(BaseChannelLayer):
         self.channels: dict[str, asyncio.Queue] = {}
         self.groups: dict[str, dict[str, float]] = {}  # group -> {channel: joined at}
         self.memberships: dict[str, set[str]] = {}  # channel -> its groups
+        self.handlers: dict[str, Callable[[dict], bool]] = {}  # channel -> its direct delivery (deliver_to)
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- which loop owns the state
@@ -77,7 +79,21 @@ class LocalChannelLayer(BaseChannelLayer):
         return f"{prefix}.inmemory!{name}"
 
     async def flush(self):
-        self.channels, self.groups, self.memberships = {}, {}, {}
+        self.channels, self.groups, self.memberships, self.handlers = {}, {}, {}, {}
+
+    # -- direct delivery: the in-process fast path
+
+    def deliver_to(self, channel: str, handler: Callable[[dict], bool]) -> None:
+        """From now on, hand the channel's messages to `handler(message)` as they arrive, on the consumers'
+        loop, instead of queueing them for `receive`. Channels' consumer loop costs a woken task and an
+        `asyncio.wait` per message, more than the push itself; a consumer whose messages only need sending
+        on takes them here. `handler` returns False to have a message queued as usual.
+        Call it from the consumers' loop (a consumer's own coroutine)."""
+        self._owner()
+        self.handlers[channel] = handler
+
+    def stop_delivering_to(self, channel: str) -> None:
+        self.handlers.pop(channel, None)
 
     async def close(self):
         pass
@@ -142,6 +158,9 @@ class LocalChannelLayer(BaseChannelLayer):
         return deepcopy(message)
 
     def _deliver(self, channel: str, message: dict, from_group: bool) -> bool:
+        handler = self.handlers.get(channel)
+        if handler is not None and handler(message):
+            return True
         queue = self.channels.get(channel)
         if queue is None:
             queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
@@ -189,3 +208,4 @@ class LocalChannelLayer(BaseChannelLayer):
         for group in list(self.memberships.get(channel, ())):
             self._leave(group, channel)
         self.channels.pop(channel, None)
+        self.handlers.pop(channel, None)

@@ -1,5 +1,6 @@
 """One websocket per open table page. Routing only: every move goes to services.play_move."""
 
+import asyncio
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -57,6 +58,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         html = await database_sync_to_async(commands.full_view, thread_sensitive=False)(self.table_id, user.pk)
         if html:
             await self.send(text_data=html)
+        # In-process layer (embedded mode): pushes go straight to the socket (rummy_site.channel_layer).
+        self._sending: set[asyncio.Task] = set()
+        deliver_to = getattr(self.channel_layer, "deliver_to", None)
+        if deliver_to is not None:
+            deliver_to(self.channel_name, self._push_now)
+
+    def _push_now(self, message: dict) -> bool:
+        """A push, sent as soon as the layer has it (in order: each send completes in the task's first step)."""
+        if message.get("type") != "table.html":
+            return False
+        task = asyncio.get_running_loop().create_task(self.send(text_data=message["html"]))
+        self._sending.add(task)
+        task.add_done_callback(self._sent)
+        return True
+
+    def _sent(self, task: asyncio.Task) -> None:
+        self._sending.discard(task)
+        if not task.cancelled():
+            task.exception()  # a socket closed meanwhile: nothing to do, and nothing to log
 
     async def dispatch(self, message):
         """As Channels', without closing stale database connections before every message: Channels does that
@@ -71,6 +91,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if self.seat is None:
             return
+        stop = getattr(self.channel_layer, "stop_delivering_to", None)
+        if stop is not None:
+            stop(self.channel_name)
         await self.channel_layer.group_discard(broadcast.seat_group(self.table_id, self.seat), self.channel_name)
         await self.channel_layer.group_discard(broadcast.public_group(self.table_id), self.channel_name)
         presence.socket_closed(self.table_id, self.scope["user"].pk)

@@ -93,8 +93,9 @@ def render_part(part: str, context: dict) -> Markup:
 
 
 def render_push(context: dict) -> str:
-    """Every piece (PARTS), one after the other: what templates/tables/live/push.jinja includes, without an
-    include's copy of the whole context for each piece (a push is rendered for every seat on every move)."""
+    """One seat's push: every piece (PARTS) in order, each a single root element with a stable id that the htmx
+    ws extension swaps out-of-band. Rendered on one shared context (no copy of it per piece, as an include
+    would make: a push is rendered for every seat on every move)."""
     env = environment()
     shared = {**env.globals, **context}
     pieces = []

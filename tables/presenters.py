@@ -1,6 +1,7 @@
 """Turn an engine view into what the table templates show. Generic: no game name in here."""
 
 import json
+from functools import lru_cache
 
 from django.utils import timezone
 
@@ -28,6 +29,12 @@ MOVE_CARD_ACTIONS = ("discard", "close", "knock")
 
 
 def card_ctx(card: str, *, wild_rank: str | None = None, **flags) -> dict:
+    """A card as the templates draw it; `flags` add what the moment says (in_meld, points, …)."""
+    return {**_card_fields(card, wild_rank), **flags}
+
+
+@lru_cache(maxsize=4096)  # a card's names and colours are computed once, not for every seat of every push
+def _card_fields(card: str, wild_rank: str | None) -> dict:
     is_joker = cards.is_joker(card)
     suit = cards.suit_of(card)
     return {
@@ -40,7 +47,6 @@ def card_ctx(card: str, *, wild_rank: str | None = None, **flags) -> dict:
         "red": suit in ("H", "D"),
         "joker": is_joker,
         "wild": is_joker or (wild_rank is not None and cards.rank_of(card) == wild_rank),
-        **flags,
     }
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine import IllegalMove, games
 from engine.rng import new_seed
-from tables import economy, presence, reads, scheduler
+from tables import economy, presence, reads, scheduler, writes
 from tables.models import Game, Seat, Table, TableMove
 
 log = logging.getLogger(__name__)
@@ -192,12 +192,9 @@ def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: 
         table.finished_at = timezone.now()
         fields += ["status", "finished_at"]
     # Version-checked write: a concurrent writer that slipped past the lock cannot double-apply.
-    updated = Table.objects.filter(pk=table.pk, version=previous).update(
-        **{name: getattr(table, name) for name in fields}
-    )
-    if updated != 1:
+    if writes.table_update(table, fields, previous_version=previous) != 1:
         raise RuntimeError(f"table {table.pk} changed under its lock")
-    TableMove.objects.create(table=table, seq=table.version, seat=seat, move=move, actor=actor)
+    writes.move_append(table_id=table.pk, seq=table.version, seat=seat, move=move, actor=actor)
     if result is not None:
         economy.match_settle(table=table, result=result)
     scheduler.after_commit_move(table)

@@ -72,3 +72,41 @@ async def test_send_from_another_thread_wakes_the_receiver_at_once():
     thread.start()
     assert await asyncio.wait_for(waiting, 1.0) == {"type": "x", "from": "worker"}
     thread.join()
+
+
+async def test_a_channel_delivered_directly_gets_its_messages_at_once_and_in_order():
+    layer = LocalChannelLayer()
+    channel = await layer.new_channel()
+    await layer.group_add("g", channel)
+    got = []
+    layer.deliver_to(channel, lambda message: message["type"] == "table.html" and not got.append(message["i"]))
+    for i in range(3):
+        await layer.group_send("g", {"type": "table.html", "i": i})
+    assert got == [0, 1, 2] and channel not in layer.channels  # nothing queued
+    # A message the handler declines waits for receive() as usual.
+    await layer.group_send("g", {"type": "other", "i": 3})
+    assert (await layer.receive(channel))["i"] == 3
+    layer.stop_delivering_to(channel)
+    await layer.group_send("g", {"type": "table.html", "i": 4})
+    assert got == [0, 1, 2] and (await layer.receive(channel))["i"] == 4
+
+
+async def test_pushes_from_a_worker_thread_reach_a_direct_channel_on_its_loop():
+    layer = LocalChannelLayer()
+    channel = await layer.new_channel()
+    await layer.group_add("g", channel)
+    loop = asyncio.get_running_loop()
+    arrived = asyncio.Event()
+    threads = []
+
+    def handler(message):
+        threads.append(threading.current_thread())
+        arrived.set()
+        return True
+
+    layer.deliver_to(channel, handler)
+    thread = threading.Thread(target=layer.group_send_many_threadsafe, args=([("g", {"type": "table.html"})],))
+    thread.start()
+    await asyncio.wait_for(arrived.wait(), 1.0)
+    thread.join()
+    assert threads == [threading.main_thread()] and loop.is_running()

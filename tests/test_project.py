@@ -36,3 +36,19 @@ def test_ruff_clean():
     ruff = Path(sys.executable).with_name("ruff")
     result = subprocess.run([str(ruff), "check", "."], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_daphne_does_not_format_debug_lines_nobody_reads():
+    """Autobahn formats a debug line's arguments for every websocket frame even with debug off; the site's
+    ASGI module turns that formatting off (rummy_site/autobahn_quiet.py)."""
+    from autobahn.twisted import websocket as twisted_websocket
+    from autobahn.websocket import protocol
+
+    from rummy_site.autobahn_quiet import quiet_autobahn_debug_arguments
+
+    quiet_autobahn_debug_arguments()
+    method = protocol.WebSocketProtocol.sendData
+    assert protocol.hltype(method) is method and protocol.hlval(3) == 3
+    assert twisted_websocket.hltype(method) is method
+    asgi_source = (Path(__file__).resolve().parent.parent / "rummy_site" / "asgi.py").read_text()
+    assert "quiet_autobahn_debug_arguments()" in asgi_source

@@ -1,5 +1,6 @@
 """Playing in a real browser against the real site (daphne, websockets, Celery bots)."""
 
+import json
 import re
 import time
 
@@ -78,6 +79,8 @@ def play_until_match_over(pages: list[Page], limit_s: float = 420) -> None:
 def test_new_player_plays_a_whole_thanasis_match_against_two_bots(live_site, page, outside_requests, artifacts_dir):
     sign_up(page, live_site, "zoe")
     start = balance(page, live_site)
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
     create_table(page, live_site, "thanasis", 3, ["1", "1"])
     expect(page.locator("#table-hand button.card").first).to_be_visible(timeout=15000)
 
@@ -98,6 +101,10 @@ def test_new_player_plays_a_whole_thanasis_match_against_two_bots(live_site, pag
     other_tab.close()
 
     play_until_match_over([page])
+    # Every move leaves with the version the page showed (a card of the hand carries none: table.js adds it).
+    moves = [frame for frame in map(json.loads, frames) if frame.get("kind") == "move"]
+    assert any(move["action"] == "discard" for move in moves)
+    assert all(isinstance(move.get("version"), int) for move in moves), moves
     page.screenshot(path=str(artifacts_dir / "thanasis-match-over.png"), full_page=True)
     rows = page.locator("#table-scores tbody tr")
     assert rows.count() >= 1, "the score sheet has a line per round"

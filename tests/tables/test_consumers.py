@@ -1,5 +1,6 @@
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
@@ -88,17 +89,23 @@ async def test_a_move_is_pushed_to_the_other_seat(make_player):
     actor = engine.to_act(table.state)[0]
     users = {0: alice, 1: bruno}
     comms = {}
+    layer = get_channel_layer()
+    direct_before = len(layer.handlers)
     for seat in (0, 1):
         comms[seat] = communicator(table.pk, users[seat])
         assert (await comms[seat].connect())[0]
         await comms[seat].receive_from(timeout=5)
+    assert len(layer.handlers) == direct_before + 2  # the embedded layer hands pushes straight to the sockets
     move = engine.autoplay(table.state, actor)
     await comms[actor].send_json_to({"kind": "move", **move, "version": table.version})
     other = 1 - actor
-    push = await comms[other].receive_from(timeout=5)
-    assert 'id="table-status"' in push or "table-" in push
+    pushes = [await comms[other].receive_from(timeout=5)]
+    while f'data-version="{table.version + 1}"' not in pushes[-1]:  # earlier pushes: the seats' arrivals
+        pushes.append(await comms[other].receive_from(timeout=5))
+    assert 'id="table-status"' in pushes[-1]
     for comm in comms.values():
         await comm.disconnect()
+    assert len(layer.handlers) == direct_before
 
 
 async def test_disconnect_marks_the_seat(player):

@@ -1,0 +1,84 @@
+"""The live table's HTML: the caches of the hot path draw exactly what the templates draw."""
+
+import itertools
+import random
+
+import pytest
+
+from engine import cards, games
+from tables import live, presenters, reads
+from tables.models import Table
+from tables.presenters import card_ctx, table_context
+from tables.rendering import render_push
+from tests.tables.helpers import create_table
+
+pytestmark = pytest.mark.django_db
+
+ALL_CARDS = [f"{rank}{suit}{deck}" for rank in cards.RANKS for suit in "SHDC" for deck in (1, 2)] + ["JK1", "JK2"]
+
+
+def uncached(name, card, *args):
+    return live._macro(name)(card, *args)
+
+
+@pytest.mark.parametrize("wild_rank", [None, "5"])
+def test_cached_card_macros_draw_what_the_macros_draw(wild_rank):
+    flag_sets = [{"points": 3}, {"in_meld": True, "points": None}, {"points": 10, "closable": True},
+                 {"taken": True, "points": 5}]
+    for card, flags in itertools.product(ALL_CARDS, flag_sets):
+        ctx = card_ctx(card, wild_rank=wild_rank, **flags)
+        for badge in (False, True):
+            assert live.card_face(ctx, badge) == uncached("face", ctx, badge)
+        for size, badge, extra in (("sm", False, None), (None, True, "last"), ("xs", True, None)):
+            assert live.card_shown(ctx, size, badge, extra) == uncached("shown", ctx, size, badge, extra)
+        for tm, discardable in ((False, False), (False, True), (True, False)):
+            assert live.hand_card(ctx, tm, discardable) == uncached("hand_card", ctx, tm, discardable)
+
+
+def test_a_card_dict_read_by_a_template_is_never_the_cached_one():
+    first = card_ctx("QH1", wild_rank="Q", points=10)
+    first["name"] = "changed"
+    assert card_ctx("QH1", wild_rank="Q", points=10)["name"] == cards.name_fr("QH1")
+
+
+def test_a_discardable_hand_card_leaves_the_version_to_the_page():
+    html = live.hand_card(card_ctx("7S1", points=7), False, True)
+    assert "ws-send" in html and '"action": "discard"' in html and '"card": "7S1"' in html
+    assert "version" not in html
+    assert "ws-send" not in live.hand_card(card_ctx("7S1", points=7), False, False)
+
+
+def playing_states(slug, seats, seed, steps):
+    """States of a match played at random, with each round's first state."""
+    engine = games.get(slug)
+    state = engine.new_match(seats, {}, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if engine.result(state) is not None:
+            return
+        yield state
+        to_act = engine.to_act(state)
+        if not to_act:
+            state, _ = engine.apply(state, state["active"][0], {"action": "next_round"})
+            continue
+        seat = to_act[0]
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_moves(state, seat)))
+
+
+@pytest.mark.parametrize("slug", ["thanasis", "gin", "rami", "rami-traditionnel"])
+def test_every_push_is_the_pieces_of_the_page_and_the_caches_change_nothing(player, make_player, slug):
+    """Over a match played at random: each seat's push is exactly the pieces the table page embeds, in order, and
+    rendering it with every cache emptied gives the same HTML."""
+    seats_count = 2 if slug == "gin" else 3
+    table = create_table(player, slug, seats=seats_count, bots=dict.fromkeys(range(1, seats_count), 1), start=False)
+    for version, state in enumerate(playing_states(slug, seats_count, f"cache-{slug}", 120), start=2):
+        Table.objects.filter(pk=table.pk).update(state=state, status=Table.Status.PLAYING, version=version)
+        current = reads.table_locked(table.pk)
+        seats = reads.seats_of(table.pk)
+        for seat in seats:
+            warm = render_push(current, seats, seat)
+            context = table_context(current, seats, seat)
+            assert warm == "\n".join(live.render_part(part, context) for part in live.PARTS)
+            live._cached_macro.cache_clear()
+            presenters._card_fields.cache_clear()
+            assert render_push(current, seats, seat) == warm
