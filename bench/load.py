@@ -36,6 +36,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from bench import load_breakdown
 from bench import load_client as lc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,6 +130,8 @@ class Site:
                     "LOG_LEVEL": "WARNING", "BOT_DELAY_SECONDS": "0", "NEXT_ROUND_DELAY_SECONDS": "2",
                     "DISCONNECT_GRACE_SECONDS": "3600", "CELERY_TASK_ALWAYS_EAGER": "0",
                     "LOAD_PROBE_DIR": str(workdir), "VAR_DIR": str(workdir), "PYTHONUNBUFFERED": "1"}
+        if args.breakdown:
+            self.env["LOAD_BREAKDOWN_DIR"] = str(workdir)
         for key in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_ENV"):
             self.env.pop(key, None)
         if args.mode == "redis":
@@ -276,10 +279,13 @@ def run(args) -> dict:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/regles/", timeout=30) as response:
             assert response.status == 200
         marks: dict = {}
+        breakdowns: dict = {}
 
         def on_window(edge: str) -> None:
             marks[edge] = (time.perf_counter(), time.time(), {p.pid: cpu_seconds(p.pid) for p in server},
                            os.times(), {p: cpu_seconds(p) for p in pids_named("postgres") + pids_named("redis-server")})
+            if args.breakdown:
+                breakdowns[edge] = load_breakdown.read(site.workdir)
 
         async def main_phase():
             playing = data["tables"] + data["bots"]
@@ -321,6 +327,10 @@ def run(args) -> dict:
         print(f"cpu          : server {server_cpu / window * 100:.0f} % of a core = "
               f"{result['cpu_ms_per_move']} ms per move; client {client_cpu / window * 100:.0f} %; "
               f"PostgreSQL+Redis {db_cpu / window * 100:.0f} %", flush=True)
+        if args.breakdown and len(breakdowns) == 2:
+            print("cpu by stage : CPU-ms per move (bench/load_breakdown.py)", flush=True)
+            for line in load_breakdown.report(breakdowns["start"], breakdowns["end"], server_cpu, moves):
+                print(line, flush=True)
         if "echo_p99_ms" in result and result["echo_p99_ms"] > 0:
             print(f"ratio        : site p99 / echo p99 = {load['p99_ms'] / result['echo_p99_ms']:.1f}; "
                   f"p50 ratio {load['p50_ms'] / max(0.01, result['echo_p50_ms']):.1f}", flush=True)
@@ -390,6 +400,8 @@ def parse_args(argv=None):
     parser.add_argument("--client-cpus", default="0")
     parser.add_argument("--server-cpus", default="1")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory (logs)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="print the server's CPU per move by stage (render, database, …; bench/load_breakdown.py)")
     args = parser.parse_args(argv)
     args.burst -= args.burst % 4
     available = os.sched_getaffinity(0)

@@ -90,12 +90,13 @@ async def test_a_move_is_pushed_to_the_other_seat(make_player):
     users = {0: alice, 1: bruno}
     comms = {}
     layer = get_channel_layer()
-    direct_before = len(layer.handlers)
+    direct = hasattr(type(layer), "deliver_to")  # the embedded layer hands pushes straight to the sockets
+    direct_before = len(layer.handlers) if direct else 0
     for seat in (0, 1):
         comms[seat] = communicator(table.pk, users[seat])
         assert (await comms[seat].connect())[0]
         await comms[seat].receive_from(timeout=5)
-    assert len(layer.handlers) == direct_before + 2  # the embedded layer hands pushes straight to the sockets
+    assert not direct or len(layer.handlers) == direct_before + 2
     move = engine.autoplay(table.state, actor)
     await comms[actor].send_json_to({"kind": "move", **move, "version": table.version})
     other = 1 - actor
@@ -105,7 +106,7 @@ async def test_a_move_is_pushed_to_the_other_seat(make_player):
     assert 'id="table-status"' in pushes[-1]
     for comm in comms.values():
         await comm.disconnect()
-    assert len(layer.handlers) == direct_before
+    assert not direct or len(layer.handlers) == direct_before
 
 
 async def test_disconnect_marks_the_seat(player):
