@@ -110,3 +110,4 @@ async def test_pushes_from_a_worker_thread_reach_a_direct_channel_on_its_loop():
     await asyncio.wait_for(arrived.wait(), 1.0)
     thread.join()
     assert threads == [threading.main_thread()] and loop.is_running()
+
