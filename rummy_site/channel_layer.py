@@ -95,6 +95,12 @@ class LocalChannelLayer(BaseChannelLayer):
     def stop_delivering_to(self, channel: str) -> None:
         self.handlers.pop(channel, None)
 
+    def forget(self, channel: str) -> None:
+        """A consumer that ended, however it ended: its channel leaves every group, queue and handler.
+        (A queued channel whose consumer died is dropped once its queue fills; a directly delivered one
+        never fills a queue.)"""
+        self._drop(channel)
+
     async def close(self):
         pass
 

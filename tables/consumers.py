@@ -29,6 +29,16 @@ def writer(func):
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # However the consumer ended (closed, crashed, cancelled), the in-process layer stops delivering
+            # to it.
+            forget = getattr(self.channel_layer, "forget", None)
+            if forget is not None and getattr(self, "channel_name", None):
+                forget(self.channel_name)
+
     async def connect(self):
         user = self.scope.get("user")
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from engine import games
 from rummy_site.asgi import application
+from tables import commands
 from tables.consumers import TableConsumer
 from tables.models import Seat
 from tests.tables.helpers import create_table
@@ -119,3 +120,26 @@ async def test_disconnect_marks_the_seat(player):
     await comm.disconnect()
     seat = await database_sync_to_async(Seat.objects.get)(table=table, position=0)
     assert seat.connections == 0
+
+
+async def test_a_consumer_that_crashes_leaves_nothing_behind_in_the_layer(player, monkeypatch):
+    layer = get_channel_layer()
+    if not hasattr(type(layer), "deliver_to"):
+        pytest.skip("the in-process layer of the embedded mode")
+    table = await database_sync_to_async(create_table)(player, "gin", seats=2, bots={1: 1})
+    groups_before = {group: set(members) for group, members in layer.groups.items()}
+    handlers_before = set(layer.handlers)
+    comm = communicator(table.pk, player)
+    assert (await comm.connect())[0]
+    await comm.receive_from(timeout=10)
+    assert len(layer.handlers) == len(handlers_before) + 1
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(commands, "handle_frame", crash)
+    await comm.send_json_to({"kind": "move", "action": "draw_stock"})
+    with pytest.raises(RuntimeError):
+        await comm.wait(timeout=5)
+    assert set(layer.handlers) == handlers_before
+    assert {group: set(members) for group, members in layer.groups.items()} == groups_before
