@@ -66,6 +66,8 @@ def _cached_macro(name: str, items: tuple, args: tuple) -> Markup:
 
 
 def _card_macro(name: str, card: dict, *args) -> Markup:
+    if environment().auto_reload:  # DEBUG: templates reload when edited, so their cards must too
+        return _macro(name)(card, *args)
     try:
         return _cached_macro(name, tuple(card.items()), args)
     except TypeError:  # a value that cannot be a key (a list): drawn each time
