@@ -6,12 +6,16 @@ compiles a template to Python code and renders the same HTML several times faste
 same pieces (tables.rendering.render_parts), so the first page and every push come from one source.
 """
 
+import threading
+from collections import OrderedDict
 from functools import cache, lru_cache
 
 import jinja2
 from django.conf import settings
+from django.db.models import Model
 from django.template import defaultfilters
 from django.urls import reverse
+from jinja2 import meta, nodes
 from markupsafe import Markup
 
 PARTS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_end")
@@ -97,11 +101,135 @@ def render_part(part: str, context: dict) -> Markup:
 def render_push(context: dict) -> str:
     """One seat's push: every piece (PARTS) in order, each a single root element with a stable id that the htmx
     ws extension swaps out-of-band. Rendered on one shared context (no copy of it per piece, as an include
-    would make: a push is rendered for every seat on every move)."""
+    would make: a push is rendered for every seat on every move), and a piece whose inputs are those of the
+    last time it was drawn for this seat, or for another seat in this move, is not drawn again (PieceMemo)."""
     env = environment()
     shared = {**env.globals, **context}
+    me = context.get("me") or {}
+    table = context.get("table")
+    seat = (getattr(table, "pk", None), me.get("position"))
     pieces = []
     for part in PARTS:
-        template = env.get_template(f"tables/live/{part}.jinja")
-        pieces.append(env.concat(template.root_render_func(template.new_context(shared, shared=True))))
+        inputs = _memo.inputs(part, context) if part in MEMO_PIECES and not env.auto_reload else None
+        html = None if inputs is None else _memo.get(part, seat, inputs)
+        if html is None:
+            template = env.get_template(f"tables/live/{part}.jinja")
+            html = env.concat(template.root_render_func(template.new_context(shared, shared=True)))
+            if inputs is not None:
+                _memo.put(part, seat, inputs, html)
+        pieces.append(html)
     return "\n".join(pieces)
+
+
+# Pieces that often stay the same from one move to the next (my hand while the others play, the score sheet)
+# or from one seat to the next (the stock and the discard pile): worth comparing their inputs.
+MEMO_PIECES = ("centre", "hand", "actions", "scores", "round_end")
+
+
+class PieceMemo:
+    """The last HTML drawn of each piece for each seat, with the inputs it was drawn from.
+
+    A piece's inputs are read off its template (`template_inputs`): the context names it reads whole and the
+    attributes it reads of the others (`view.hand`, `table.turn_timer_s`). Equal inputs draw equal HTML, so a
+    piece is drawn again only when they change. Bounded: the least recently used seats are forgotten."""
+
+    def __init__(self, size: int = 20000):
+        self.size = size
+        self.last: OrderedDict = OrderedDict()  # (part, table, position) -> (inputs, html)
+        self.lock = threading.Lock()
+        self.move: dict = {}  # (part, table) -> [(inputs, html)] drawn lately for the table's seats
+        self.hits = 0
+
+    def inputs(self, part: str, context: dict) -> tuple | None:
+        whole, attributes = template_inputs(part)
+        values = []
+        for name in whole:
+            value = context.get(name)
+            if isinstance(value, Model):  # compared by primary key only: not a usable input
+                return None
+            values.append(value)
+        for name, attribute in attributes:
+            value = _read(context.get(name), attribute)
+            if isinstance(value, Model):
+                return None
+            values.append(value)
+        return tuple(values)
+
+    def get(self, part: str, seat: tuple, inputs: tuple) -> str | None:
+        with self.lock:
+            found = self.last.get((part, *seat))
+            if found is not None and found[0] == inputs:
+                self.last.move_to_end((part, *seat))
+                self.hits += 1
+                return found[1]
+            for other_inputs, html in self.move.get((part, seat[0]), ()):
+                if other_inputs == inputs:
+                    self._store(part, seat, inputs, html)
+                    self.hits += 1
+                    return html
+        return None
+
+    def put(self, part: str, seat: tuple, inputs: tuple, html: str) -> None:
+        with self.lock:
+            self._store(part, seat, inputs, html)
+            drawn = self.move.setdefault((part, seat[0]), [])
+            drawn.append((inputs, html))
+            del drawn[:-4]  # the seats of one table
+
+    def _store(self, part: str, seat: tuple, inputs: tuple, html: str) -> None:
+        self.last[(part, *seat)] = (inputs, html)
+        self.last.move_to_end((part, *seat))
+        while len(self.last) > self.size:
+            self.last.popitem(last=False)
+        if len(self.move) > self.size:
+            self.move.clear()
+
+    def clear(self) -> None:
+        with self.lock:
+            self.last.clear()
+            self.move.clear()
+
+
+_memo = PieceMemo()
+
+
+def _read(value, attribute: str):
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return value.get(attribute)
+    return getattr(value, attribute, None)
+
+
+@cache
+def template_inputs(part: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """What the piece's template (and the templates it includes) reads from its context: the names it reads
+    whole, and the (name, attribute) pairs of the names it reads only through an attribute or a constant key."""
+    env = environment()
+    whole: set[str] = set()
+    attributes: set[tuple[str, str]] = set()
+
+    def visit(name: str) -> None:
+        ast = env.parse(env.loader.get_source(env, name)[0])
+        context_names = meta.find_undeclared_variables(ast)
+        through: set[int] = set()
+        for node in ast.find_all((nodes.Getattr, nodes.Getitem)):
+            target = node.node
+            if isinstance(target, nodes.Name) and target.name in context_names:
+                key = node.attr if isinstance(node, nodes.Getattr) else node.arg
+                if isinstance(key, nodes.Const):
+                    key = key.value
+                if isinstance(key, str):
+                    attributes.add((target.name, key))
+                    through.add(id(target))
+        for node in ast.find_all(nodes.Name):
+            if node.name in context_names and id(node) not in through:
+                whole.add(node.name)
+        for include in ast.find_all(nodes.Include):
+            if not isinstance(include.template, nodes.Const):
+                raise ValueError(f"{name}: an include whose template is not a constant")
+            visit(include.template.value)
+
+    visit(f"tables/live/{part}.jinja")
+    whole -= set(env.globals)  # functions of their arguments only (url, card_face, …)
+    return tuple(sorted(whole)), tuple(sorted((n, a) for n, a in attributes if n not in whole))

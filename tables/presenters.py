@@ -216,8 +216,12 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
         "info": engine.info,
         "version": table.version,
         "view": view,
+        "has_view": view is not None,  # what the pieces test, rather than the whole view (tables.live.PieceMemo)
         "me": my_seat,
+        "seated": my_seat is not None,
         "seats": seats_ctx,
+        # What the score sheet shows of each seat: it stays the same while a round is played.
+        "score_seats": [{key: s[key] for key in ("position", "name", "is_me", "active", "score")} for s in seats_ctx],
         "opponents": _around(seats_ctx, me),
         "is_my_turn": is_my_turn,
         "phase": (view or {}).get("phase"),

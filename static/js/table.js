@@ -160,8 +160,8 @@
     var elt = event.target;
     var params = event.detail.parameters;
     var trigger = event.detail.triggeringEvent;
-    // A card of the hand carries no version (its HTML is shared by every push that shows it): the move is
-    // made on the table this page shows.
+    // The buttons carry no version (a piece that did not change is not drawn again): the move is made on
+    // the table this page shows.
     if (params.kind === "move" && params.version === undefined) params.version = tmVersion();
     if (elt.matches && elt.matches("[data-card]")) {
       if (Date.now() - draggedAt < 400) { event.preventDefault(); return; }

@@ -67,10 +67,12 @@ def playing_states(slug, seats, seed, steps):
 
 @pytest.mark.parametrize("slug", ["thanasis", "gin", "rami", "rami-traditionnel"])
 def test_every_push_is_the_pieces_of_the_page_and_the_caches_change_nothing(player, make_player, slug):
-    """Over a match played at random: each seat's push is exactly the pieces the table page embeds, in order, and
-    rendering it with every cache emptied gives the same HTML."""
+    """Over a match played at random: each seat's push is exactly the pieces the table page embeds, in order (the
+    pieces drawn afresh: the push reuses those whose inputs did not change, tables.live.PieceMemo), and
+    rendering it with the card caches emptied gives the same HTML."""
     seats_count = 2 if slug == "gin" else 3
     table = create_table(player, slug, seats=seats_count, bots=dict.fromkeys(range(1, seats_count), 1), start=False)
+    hits = live._memo.hits
     for version, state in enumerate(playing_states(slug, seats_count, f"cache-{slug}", 120), start=2):
         Table.objects.filter(pk=table.pk).update(state=state, status=Table.Status.PLAYING, version=version)
         current = reads.table_locked(table.pk)
@@ -82,3 +84,4 @@ def test_every_push_is_the_pieces_of_the_page_and_the_caches_change_nothing(play
             live._cached_macro.cache_clear()
             presenters._card_fields.cache_clear()
             assert render_push(current, seats, seat) == warm
+    assert live._memo.hits > hits  # pieces were reused, and the pushes above show they were the right ones
