@@ -11,6 +11,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from rummy_site.autobahn_quiet import quiet_autobahn_debug_arguments  # noqa: E402
 from rummy_site.embedded_worker import start_embedded_worker  # noqa: E402
+from rummy_site.gc_tuning import tune_gc  # noqa: E402
 from tables.presence import start_heartbeat  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
@@ -24,3 +25,4 @@ application = ProtocolTypeRouter(
 quiet_autobahn_debug_arguments()
 start_embedded_worker()
 start_heartbeat()
+tune_gc()

@@ -52,3 +52,20 @@ def test_daphne_does_not_format_debug_lines_nobody_reads():
     assert twisted_websocket.hltype(method) is method
     asgi_source = (Path(__file__).resolve().parent.parent / "rummy_site" / "asgi.py").read_text()
     assert "quiet_autobahn_debug_arguments()" in asgi_source
+
+
+def test_the_daphne_process_collects_garbage_less_often():
+    """rummy_site/gc_tuning.py, applied once the ASGI application is loaded."""
+    import gc
+
+    from rummy_site.gc_tuning import THRESHOLDS, tune_gc
+
+    before = gc.get_threshold()
+    try:
+        tune_gc()
+        assert gc.get_threshold() == THRESHOLDS and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+    asgi_source = (Path(__file__).resolve().parent.parent / "rummy_site" / "asgi.py").read_text()
+    assert "tune_gc()" in asgi_source
