@@ -133,8 +133,9 @@ class PieceMemo:
     attributes it reads of the others (`view.hand`, `table.turn_timer_s`). Equal inputs draw equal HTML, so a
     piece is drawn again only when they change. Bounded: the least recently used seats are forgotten."""
 
-    def __init__(self, size: int = 20000):
-        self.size = size
+    def __init__(self, size: int = 10000, tables: int = 2000):
+        self.size = size  # seats' pieces kept (5 pieces × 4 seats × 500 tables)
+        self.tables = tables  # tables whose latest pieces are kept for their other seats
         self.last: OrderedDict = OrderedDict()  # (part, table, position) -> (inputs, html)
         self.lock = threading.Lock()
         self.move: dict = {}  # (part, table) -> [(inputs, html)] drawn lately for the table's seats
@@ -174,14 +175,14 @@ class PieceMemo:
             self._store(part, seat, inputs, html)
             drawn = self.move.setdefault((part, seat[0]), [])
             drawn.append((inputs, html))
-            del drawn[:-4]  # the seats of one table
+            del drawn[:-2]  # a move's pieces: the player's own and the others' (the same for all of them)
 
     def _store(self, part: str, seat: tuple, inputs: tuple, html: str) -> None:
         self.last[(part, *seat)] = (inputs, html)
         self.last.move_to_end((part, *seat))
         while len(self.last) > self.size:
             self.last.popitem(last=False)
-        if len(self.move) > self.size:
+        if len(self.move) > self.tables * len(MEMO_PIECES):
             self.move.clear()
 
     def clear(self) -> None:
