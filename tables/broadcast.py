@@ -77,12 +77,6 @@ class Publisher:
         return sent.wait(timeout)
 
 
-def flush_pushes(timeout: float = 10.0) -> None:
-    """Wait until the pushes handed over so far have left (tests; a worker about to exit)."""
-    if _the_publisher is not None and _the_publisher.thread.is_alive():
-        _the_publisher.flush(timeout)
-
-
 _publisher_lock = threading.Lock()
 _the_publisher: Publisher | None = None
 
