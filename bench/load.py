@@ -281,7 +281,14 @@ def run(args) -> dict:
         marks: dict = {}
         breakdowns: dict = {}
 
+        profilers: list[subprocess.Popen] = []
+
         def on_window(edge: str) -> None:
+            if args.profile:
+                if edge == "start":
+                    profilers.extend(start_profilers(server, f"{args.profile}.site"))
+                else:
+                    stop_profilers(profilers)
             marks[edge] = (time.perf_counter(), time.time(), {p.pid: cpu_seconds(p.pid) for p in server},
                            os.times(), {p: cpu_seconds(p) for p in pids_named("postgres") + pids_named("redis-server")})
             if args.breakdown:
@@ -347,7 +354,9 @@ def run(args) -> dict:
         if args.burst:
             settle(server, limit=60)
             targets = [(t["id"], s["session"]) for t in data["burst"] for s in t["seats"]]
+            spies = start_profilers(server, f"{args.profile}.burst") if args.profile else []
             b = asyncio.run(lc.burst(base=base, seats=targets, timeout=args.burst_timeout))
+            stop_profilers(spies)
             result["burst_ok"] = f"{b['ok']}/{b['total']}"
             print(f"burst        : {b['ok']}/{b['total']} sockets connected and got their view in "
                   f"{b['elapsed_s']:.1f} s (p50 {b['p50_s']:.2f} s, p99 {b['p99_s']:.2f} s) {b['kinds']}", flush=True)
@@ -369,6 +378,31 @@ def run(args) -> dict:
             drop_postgres(site.env["DATABASE_URL"])
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def start_profilers(processes, prefix: str) -> list[subprocess.Popen]:
+    """py-spy on each server process for the measured window (raw collapsed stacks, one file per process:
+    `<prefix>.<pid>.txt`; flamegraph.pl or speedscope read them)."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(spy).exists():
+        print("# --profile: py-spy not found (pip install py-spy); no profile taken", flush=True)
+        return []
+    out = []
+    for p in processes:
+        path = f"{prefix}.{p.pid}.txt"
+        out.append(subprocess.Popen([spy, "record", "--pid", str(p.pid), "--rate", "200", "--gil", "--format", "raw",
+                                     "--output", path, "--nonblocking"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        print(f"# --profile: sampling pid {p.pid} into {path}", flush=True)
+    return out
+
+
+def stop_profilers(profilers: list[subprocess.Popen]) -> None:
+    for spy in profilers:
+        spy.send_signal(signal.SIGINT)  # py-spy writes its file on SIGINT
+    for spy in profilers:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            spy.wait(timeout=30)
 
 
 def result_line(result: dict) -> str:
@@ -402,6 +436,9 @@ def parse_args(argv=None):
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory (logs)")
     parser.add_argument("--breakdown", action="store_true",
                         help="print the server's CPU per move by stage (render, database, …; bench/load_breakdown.py)")
+    parser.add_argument("--profile", metavar="PREFIX", default=None,
+                        help="sample the server processes with py-spy while the tables play and during the "
+                             "burst (files PREFIX.site.<pid>.txt, PREFIX.burst.<pid>.txt, collapsed stacks)")
     args = parser.parse_args(argv)
     args.burst -= args.burst % 4
     available = os.sched_getaffinity(0)

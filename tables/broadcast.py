@@ -125,7 +125,7 @@ def table_changed(table_id: int, *, table: Table | None = None,
 
     with _one_hop():
         if table is None:
-            table = Table.objects.select_related("game").filter(pk=table_id).first()
+            table = reads.table(table_id)
         seats = [] if table is None else reads.seats_of(table_id)
         for seat in seats:
             if seat.is_bot or seat.connections == 0:

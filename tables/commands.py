@@ -22,7 +22,7 @@ def error_html(message: str, rule_url: str = "") -> str:
 
 def seat_of(table_id: int, user_id: int) -> int | None:
     """The user's seat at this table, or None (not seated: the socket is refused)."""
-    return Seat.objects.filter(table_id=table_id, user_id=user_id).values_list("position", flat=True).first()
+    return reads.seat_position(table_id, user_id)
 
 
 def connect_seat(table_id: int, user_id: int) -> int | None:

@@ -21,7 +21,7 @@ from collections import Counter
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
@@ -47,18 +47,24 @@ def socket_closed(table_id: int, user_id: int) -> None:
 
 
 def count(seat, delta: int) -> None:
-    """Add `delta` sockets of this process to `seat` (locked by the caller, in its transaction)."""
-    from tables.models import SeatPresence
-
-    row, _ = SeatPresence.objects.get_or_create(seat=seat, server=SERVER_ID)
-    before = row.sockets
-    row.sockets = max(0, before + delta)
-    if row.sockets:
-        row.save(update_fields=["sockets"])
-    else:
-        row.delete()
+    """Add `delta` sockets of this process to `seat` (locked by the caller, in its transaction). Plain SQL:
+    a burst of pages (every player back after a restart) runs this once per socket."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, sockets FROM tables_seatpresence WHERE seat_id = %s AND server = %s",
+                       [seat.pk, SERVER_ID])
+        row = cursor.fetchone()
+        before = row[1] if row else 0
+        after = max(0, before + delta)
+        if row is None:
+            if after:
+                cursor.execute("INSERT INTO tables_seatpresence (seat_id, server, sockets) VALUES (%s, %s, %s)",
+                               [seat.pk, SERVER_ID, after])
+        elif after:
+            cursor.execute("UPDATE tables_seatpresence SET sockets = %s WHERE id = %s", [after, row[0]])
+        else:
+            cursor.execute("DELETE FROM tables_seatpresence WHERE id = %s", [row[0]])
     # only what this process really counted (a socket of a process wrongly reaped was taken off already)
-    seat.connections = max(0, seat.connections + row.sockets - before)
+    seat.connections = max(0, seat.connections + after - before)
 
 
 def dead_after() -> timedelta:

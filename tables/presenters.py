@@ -6,7 +6,8 @@ from functools import lru_cache
 from django.utils import timezone
 
 from engine import cards
-from tables.models import ChatMessage, Seat, Table
+from tables import reads
+from tables.models import Seat, Table
 
 ACTION_LABELS = {
     "draw_stock": "Piocher",
@@ -192,10 +193,6 @@ def _around(seats: list[dict], me: Seat | None) -> list[dict]:
     return [by_pos[(me.position + k) % n] for k in range(1, n) if (me.position + k) % n in by_pos]
 
 
-def recent_chat(table: Table) -> list:
-    return list(ChatMessage.objects.filter(table=table).select_related("user").order_by("-created")[:30])[::-1]
-
-
 def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: str | None = None) -> dict:
     from tables.services import engine_for
 
@@ -231,7 +228,7 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
         "error": error,
         "is_host": me is not None and me.user_id is not None and me.user_id == table.host_id,
         "free_seats": max(0, table.seats_count - len(seats)),
-        "chat": lambda: recent_chat(table),  # a callable: only the full page reads it, never a push
+        "chat": lambda: reads.recent_chat(table.pk),  # a callable: only the full page reads it, never a push
     }
     if view is None:
         return ctx

@@ -19,13 +19,28 @@ def seat_position(table_id: int, user_id: int) -> int | None:
     return None if row is None else row[0]
 
 
+TABLE_SQL = "SELECT t.*, g.slug AS game_slug FROM tables_table t JOIN tables_game g ON g.id = t.game_id WHERE t.id = %s"
+
+
+def table(table_id: int) -> Table | None:
+    """The table with its game's slug (a page opening, a push, a decision to schedule)."""
+    rows = list(Table.objects.raw(TABLE_SQL, [table_id]))
+    return rows[0] if rows else None
+
+
 def table_locked(table_id: int) -> Table | None:
     """The table with its game's slug, locked until the transaction ends (PostgreSQL: the row; SQLite: the
     whole database already, by BEGIN IMMEDIATE)."""
     lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
-    rows = list(Table.objects.raw(
-        "SELECT t.*, g.slug AS game_slug FROM tables_table t JOIN tables_game g ON g.id = t.game_id "
-        "WHERE t.id = %s" + lock, [table_id]))
+    rows = list(Table.objects.raw(TABLE_SQL + lock, [table_id]))
+    return rows[0] if rows else None
+
+
+def seat_locked(table_id: int, user_id: int) -> Seat | None:
+    """The user's seat at the table, locked until the transaction ends (SQLite: BEGIN IMMEDIATE already)."""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    rows = list(Seat.objects.raw("SELECT * FROM tables_seat WHERE table_id = %s AND user_id = %s" + lock,
+                                 [table_id, user_id]))
     return rows[0] if rows else None
 
 
@@ -34,3 +49,16 @@ def seats_of(table_id: int) -> list[Seat]:
     return list(Seat.objects.raw(
         "SELECT s.*, u.username AS username FROM tables_seat s LEFT JOIN accounts_user u ON u.id = s.user_id "
         "WHERE s.table_id = %s ORDER BY s.position", [table_id]))
+
+
+CHAT_LINES = 30
+
+
+def recent_chat(table_id: int) -> list[dict]:
+    """The table's latest chat lines, oldest first, as the chat template reads them (`m.user.username`,
+    `m.text`): every page opening shows them."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT u.username, m.text FROM tables_chatmessage m JOIN accounts_user u ON u.id = m.user_id "
+                       "WHERE m.table_id = %s ORDER BY m.created DESC, m.id DESC LIMIT %s", [table_id, CHAT_LINES])
+        rows = cursor.fetchall()
+    return [{"user": {"username": username}, "text": text} for username, text in reversed(rows)]

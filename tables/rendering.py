@@ -25,16 +25,17 @@ def render_error(message: str, rule_url: str = "") -> str:
 
 
 def render_chat(table: Table) -> str:
-    from tables.models import ChatMessage
+    from tables import reads
 
-    chat = list(ChatMessage.objects.filter(table=table).select_related("user").order_by("-created")[:30])[::-1]
-    return render_to_string("tables/table.html#chat", {"chat": chat, "table": table})
+    return render_to_string("tables/table.html#chat", {"chat": reads.recent_chat(table.pk), "table": table})
 
 
 def render_for_user(table_id: int, user_id: int) -> str | None:
-    table = Table.objects.select_related("game", "host").filter(pk=table_id).first()
+    from tables import reads
+
+    table = reads.table(table_id)
     if table is None:
         return None
-    seats = list(table.seats.select_related("user"))
+    seats = reads.seats_of(table_id)
     me = next((s for s in seats if s.user_id == user_id), None)
     return render_push(table, seats, me) + render_chat(table)

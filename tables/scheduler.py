@@ -74,12 +74,12 @@ def after_commit_lobby_changed() -> None:
 
 def after_commit_autoplay_if_due(table_id: int) -> None:
     """A player just lost every connection: if it is their decision, autoplay it now."""
-    from tables.models import Table
+    from tables import reads
 
     def run():
-        version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
-        if version is not None:
-            schedule_decisions(table_id, version)
+        table = reads.table(table_id)
+        if table is not None:
+            schedule_decisions(table_id, table.version, table=table)
 
     transaction.on_commit(run)
 
@@ -87,12 +87,12 @@ def after_commit_autoplay_if_due(table_id: int) -> None:
 def schedule_decisions(table_id: int, version: int, *, table=None, seats=None) -> None:
     """Queue what the current decision needs: a bot turn, an autoplay, a timer, or the next round.
     `table` and `seats`: as just read after the commit (spares reading them again)."""
-    from tables import tasks
+    from tables import reads, tasks
     from tables.models import Table
     from tables.services import engine_for
 
     if table is None or table.pk != table_id:
-        table, seats = Table.objects.select_related("game").filter(pk=table_id).first(), None
+        table, seats = reads.table(table_id), None
     if table is None or table.version != version or table.status != Table.Status.PLAYING or table.state is None:
         return
     engine = engine_for(table)
@@ -101,7 +101,7 @@ def schedule_decisions(table_id: int, version: int, *, table=None, seats=None) -
         if engine.result(table.state) is None:
             _enqueue(tasks.next_round, (table_id, version), countdown=settings.NEXT_ROUND_DELAY_SECONDS)
         return
-    seats = {s.position: s for s in (table.seats.all() if seats is None else seats)}
+    seats = {s.position: s for s in (reads.seats_of(table_id) if seats is None else seats)}
     # Nobody left to watch (no bot, no human connected): only the move timer plays, so a table
     # abandoned by everyone advances slowly instead of autoplaying in a tight loop.
     anyone_watching = any(s.is_bot or s.connections > 0 for s in seats.values())

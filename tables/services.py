@@ -260,12 +260,12 @@ def replay(table: Table) -> dict | None:
 def seat_connected(*, table_id: int, user_id: int, delta: int) -> Seat | None:
     """Count the seat's open sockets; returns the seat (None if the user is not seated)."""
     with transaction.atomic():
-        seat = Seat.objects.select_for_update().filter(table_id=table_id, user_id=user_id).first()
+        seat = reads.seat_locked(table_id, user_id)
         if seat is None:
             return None
         presence.count(seat, delta)
         seat.last_seen = timezone.now()
-        seat.save(update_fields=["connections", "last_seen"])
+        writes.seat_presence(seat)
         if seat.connections == 0 or delta > 0:
             # Last socket gone: autoplay now if it is this seat's decision. A socket (re)opened: re-arm
             # the current decision as well, in case its task died with a killed process (daphne killed

@@ -7,7 +7,7 @@ each field's own preparation (`get_db_prep_save`: JSON, dates), so both database
 from django.db import connection
 from django.utils import timezone
 
-from tables.models import Table, TableMove
+from tables.models import Seat, Table, TableMove
 
 
 def _column(model, name: str) -> str:
@@ -38,3 +38,12 @@ def move_append(*, table_id: int, seq: int, seat: int | None, move, actor: str) 
         cursor.execute(f"INSERT INTO {connection.ops.quote_name(TableMove._meta.db_table)} ({columns}) "
                        f"VALUES ({', '.join(['%s'] * len(MOVE_FIELDS))})",
                        [_value(TableMove, name, values[name]) for name in MOVE_FIELDS])
+
+
+def seat_presence(seat: Seat) -> None:
+    """Write the seat's socket count and when it was last seen."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {connection.ops.quote_name(Seat._meta.db_table)} "
+                       f"SET {_column(Seat, 'connections')} = %s, {_column(Seat, 'last_seen')} = %s "
+                       f"WHERE {_column(Seat, 'id')} = %s",
+                       [seat.connections, _value(Seat, "last_seen", seat.last_seen), seat.pk])
