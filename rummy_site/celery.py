@@ -1,7 +1,7 @@
 import os
 
 from celery import Celery, bootsteps
-from celery.signals import worker_ready
+from celery.signals import task_postrun, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
 
@@ -38,6 +38,17 @@ class MoveTimers(bootsteps.StartStopStep):
 
 
 app.steps["worker"].add(MoveTimers)
+
+@task_postrun.connect
+def _close_broken_connections(sender=None, **kwargs):
+    """As Django does after each request: a connection that failed (the database restarted) is closed, so the
+    next task opens a new one; a healthy one is kept (CELERY_DB_REUSE_MAX). Not after an eager task: it ran
+    inside its caller's transaction."""
+    from django.db import close_old_connections
+
+    if not getattr(getattr(sender, "request", None), "is_eager", False):
+        close_old_connections()
+
 
 REPUSH_WINDOW_S = 120  # a worker killed this long ago or less may have left moves unpushed
 

@@ -188,6 +188,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# Celery's Django fixup closes every database connection before and after each task unless this is set: a new
+# PostgreSQL connection (a server process forked) for every bot turn. Connections are kept for this many tasks,
+# and a broken one is replaced after the task that met it (rummy_site/celery.py: close_old_connections).
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 
 # --- Game timing --------------------------------------------------------------------------
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))

@@ -8,14 +8,14 @@ from celery import shared_task
 from django.utils import timezone
 
 from engine import bots, games
-from tables import services
+from tables import reads, services
 from tables.models import Table
 
 log = logging.getLogger(__name__)
 
 
 def _current(table_id: int, version: int) -> Table | None:
-    table = Table.objects.select_related("game").filter(pk=table_id).first()
+    table = reads.table(table_id)
     if table is None or table.version != version or table.status != Table.Status.PLAYING:
         return None  # stale: somebody already moved
     return table
@@ -26,7 +26,7 @@ def bot_turn(table_id: int, version: int, seat: int) -> None:
     table = _current(table_id, version)
     if table is None:
         return
-    bot_seat = table.seats.filter(position=seat).first()
+    bot_seat = next((s for s in reads.seats_of(table_id) if s.position == seat), None)
     if bot_seat is None or not bot_seat.is_bot:
         return
     engine = services.engine_for(table)
