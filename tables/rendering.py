@@ -4,7 +4,7 @@ load and every push."""
 from django.template.backends.utils import csrf_input
 from django.template.loader import render_to_string
 
-from tables import live
+from tables import live, reads
 from tables.models import Seat, Table
 from tables.presenters import table_context
 
@@ -25,14 +25,10 @@ def render_error(message: str, rule_url: str = "") -> str:
 
 
 def render_chat(table: Table) -> str:
-    from tables import reads
-
     return render_to_string("tables/table.html#chat", {"chat": reads.recent_chat(table.pk), "table": table})
 
 
 def render_for_user(table_id: int, user_id: int) -> str | None:
-    from tables import reads
-
     table = reads.table(table_id)
     if table is None:
         return None
