@@ -1,10 +1,11 @@
-"""rummy_site.channel_layer.LocalChannelLayer: the embedded mode's in-process layer."""
+"""The channel layers: the embedded mode's in-process LocalChannelLayer, and Redis mode's layer as configured."""
 
 import asyncio
 import threading
 
 import pytest
 from channels.exceptions import ChannelFull
+from django.conf import settings
 
 from rummy_site.channel_layer import LocalChannelLayer
 
@@ -111,3 +112,20 @@ async def test_pushes_from_a_worker_thread_reach_a_direct_channel_on_its_loop():
     thread.join()
     assert threads == [threading.main_thread()] and loop.is_running()
 
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="Redis mode only")
+async def test_the_redis_layer_carries_a_whole_push_over_resp2():
+    """Redis mode speaks RESP2 to the channel layer (rummy_site/settings.py says why): a push the size of a
+    whole table view reaches the seat's socket intact."""
+    from channels.layers import get_channel_layer
+
+    assert settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["protocol"] == 2
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("table.999.seat.0", channel)
+    html = "<div>" + "♠" * 16_000 + "</div>"
+    await layer.group_send("table.999.seat.0", {"type": "table.html", "html": html, "version": 7})
+    assert await asyncio.wait_for(layer.receive(channel), 5) == {"type": "table.html", "html": html, "version": 7}
+    await layer.group_discard("table.999.seat.0", channel)
+    await layer.flush()
