@@ -258,7 +258,7 @@ def run(args) -> dict:
 
         # 1. The floor of this machine: a bare Channels echo consumer, same layer, same client.
         if args.echo:
-            echo_env = {**site.env, "ECHO_PAD_BYTES": str(args.echo_bytes)}
+            echo_env = {**site.env, "ECHO_PAD_BYTES": str(args.echo_bytes), "ECHO_FANOUT": args.echo_fanout}
             proc, port = site.daphne("bench.echo_asgi:application", echo_env)
             echo_marks = []
             stats = asyncio.run(lc.echo(base=f"ws://127.0.0.1:{port}", groups=args.tables, size=4,
@@ -272,6 +272,7 @@ def run(args) -> dict:
             print(f"echo floor   : p50 {echo['p50_ms']} ms  p95 {echo['p95_ms']} ms  p99 {echo['p99_ms']} ms  "
                   f"max {echo['max_ms']} ms  msgs/s {echo['moves_per_s']}  pushes/s {echo['pushes_per_s']}  "
                   f"lost {echo['lost']}  errors {echo['errors']}  ({args.tables} groups × 4 sockets, "
+                  f"{'a message per socket' if args.echo_fanout == 'seats' else 'a message per group'}, "
                   f"{args.echo_bytes} B); server {echo_cpu / args.echo_seconds * 100:.0f} % of a core = "
                   f"{result['echo_cpu_ms_per_msg']} ms per message", flush=True)
 
@@ -434,6 +435,8 @@ def parse_args(argv=None):
     parser.add_argument("--no-echo", dest="echo", action="store_false")
     parser.add_argument("--echo-seconds", type=float, default=None)
     parser.add_argument("--echo-bytes", type=int, default=15000)
+    parser.add_argument("--echo-fanout", choices=("group", "seats"), default="group",
+                        help="the echo sends one channel-layer message per group, or one per socket as the site does")
     parser.add_argument("--channel-pool", type=int, default=100, help="CHANNEL_POOL_SIZE in redis mode")
     parser.add_argument("--worker-pool", default="threads")
     parser.add_argument("--worker-concurrency", type=int, default=4)
