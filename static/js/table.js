@@ -260,13 +260,27 @@
     before.hand.forEach(function (id) { known[id] = true; });
     if (before.hand.length) {
       $all("#table-hand [data-card]").forEach(function (card) {
-        if (!known[card.getAttribute("data-card")]) card.classList.add("arrive");
+        if (!known[card.getAttribute("data-card")]) animateOnce(card, "arrive");
       });
     }
     var top = $("#table-centre .discard .card");
-    if (top && before.discard !== null && top.getAttribute("aria-label") !== before.discard) top.classList.add("land");
+    if (top && before.discard !== null && top.getAttribute("aria-label") !== before.discard) animateOnce(top, "land");
     before = null;
   }
+
+  /** The class goes once its animation is over: the piece is again what the server sent, and an unchanged
+   *  piece is not swapped again (below). */
+  function animateOnce(el, name) {
+    el.classList.add(name);
+    el.addEventListener("animationend", function () { el.classList.remove(name); }, { once: true });
+  }
+
+  // A piece that arrives unchanged is left in place: no DOM work, and a tap under way on it (the stock, a
+  // card) is not lost to a copy swapped in under the finger. Every push carries every piece.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (incoming && event.detail.target && event.detail.target.isEqualNode(incoming)) event.detail.shouldSwap = false;
+  });
 
   function afterUpdate() {
     root = $("#table-root");

@@ -204,8 +204,9 @@ def test_table_page_is_usable_on_phone_and_desktop(live_site, page, artifacts_di
     expect(page.locator("#table-centre button.pile.stock")).to_be_visible(timeout=30000)
     page.screenshot(path=str(artifacts_dir / f"table-{width}x{height}.png"), full_page=False)
     assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
-    stock = page.locator("#table-centre button.pile.stock").bounding_box()
-    assert stock and stock["height"] >= 44
+    stock = page.evaluate("() => document.querySelector('#table-centre button.pile.stock')"
+                          ".getBoundingClientRect().height")
+    assert stock >= 44
     # One script run: the hand cannot be swapped by a push (the presence one, say) in the middle of it.
     boxes = page.evaluate("() => Array.from(document.querySelectorAll('#table-hand button.card'), e => {"
                           " const r = e.getBoundingClientRect(); return [r.width, r.height, r.right]; })")
@@ -217,3 +218,28 @@ def test_table_page_is_usable_on_phone_and_desktop(live_site, page, artifacts_di
     assert rights and max(rights) <= width + 1, "a hand of single-card groups overflows the screen"
     page.locator("#table-centre button.pile.stock").click()
     expect(page.locator("#table-hand button.card")).to_have_count(11, timeout=5000)
+
+
+def test_a_piece_that_arrives_unchanged_stays_in_place(live_site, page):
+    """A push carries every piece; one that did not change is not swapped, so a tap under way on it (the stock
+    here, when another page of mine connects and the table is pushed again) is not lost."""
+    sign_up(page, live_site, "fixe")
+    create_table(page, live_site, "gin", 2, ["2"])
+    # My turn: nothing changes at the table until I play (and the card that landed has finished landing).
+    expect(page.locator("#table-centre .is-playable").first).to_be_visible(timeout=30000)
+    page.wait_for_function("() => !document.querySelector('#table-centre .land')")
+    page.evaluate("""() => {
+        window.__pushes = 0;
+        document.addEventListener("htmx:wsAfterMessage", () => { window.__pushes += 1; });
+        window.__centre = document.getElementById("table-centre");
+        window.__version = document.getElementById("table-status").getAttribute("data-version");
+    }""")
+    other_tab = page.context.new_page()
+    other_tab.goto(page.url)
+    expect(other_tab.locator("#table-centre")).to_be_visible()
+    page.wait_for_function("() => window.__pushes >= 1", timeout=10000)
+    version, kept = page.evaluate("""() => [document.getElementById("table-status").getAttribute("data-version"),
+        window.__centre.isConnected]""")
+    assert version == page.evaluate("window.__version"), "nobody played: the table is the same"
+    assert kept, "the centre piece was swapped by a push that changed nothing in it"
+    other_tab.close()
