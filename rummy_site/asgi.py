@@ -12,6 +12,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from rummy_site.autobahn_quiet import quiet_autobahn_debug_arguments  # noqa: E402
 from rummy_site.embedded_worker import start_embedded_worker  # noqa: E402
 from rummy_site.gc_tuning import tune_gc  # noqa: E402
+from rummy_site.websocket_close_codes import allow_protocol_close_codes  # noqa: E402
 from tables.presence import start_heartbeat  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
@@ -23,6 +24,7 @@ application = ProtocolTypeRouter(
 )
 
 quiet_autobahn_debug_arguments()
+allow_protocol_close_codes()
 start_embedded_worker()
 start_heartbeat()
 tune_gc()

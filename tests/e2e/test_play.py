@@ -243,3 +243,26 @@ def test_a_piece_that_arrives_unchanged_stays_in_place(live_site, page):
     assert version == page.evaluate("window.__version"), "nobody played: the table is the same"
     assert kept, "the centre piece was swapped by a push that changed nothing in it"
     other_tab.close()
+
+
+def test_a_flooding_socket_is_closed_with_1008_by_the_real_server(live_site, page):
+    """Daphne (autobahn) refuses to send 1008 unless the site lets it (rummy_site/websocket_close_codes.py)."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from tables.consumers import FLOOD_LIMIT
+
+    sign_up(page, live_site, "bavard")
+    create_table(page, live_site, "gin", 2, ["2"])
+    expect(page.locator("#table-centre")).to_be_visible(timeout=30000)
+    table_id = re.search(r"/tables/(\d+)/", page.url).group(1)
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    url = live_site.replace("http://", "ws://") + f"/ws/tables/{table_id}/"
+    with connect(url, additional_headers={"Cookie": cookies, "Origin": live_site}, open_timeout=10) as ws:
+        ws.recv(timeout=10)  # the full view
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(FLOOD_LIMIT + 5):
+                ws.send(json.dumps({"kind": "chat", "text": "flood"}))
+            while True:
+                ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
