@@ -1040,6 +1040,11 @@
       copyInvite(el);
     } else if (el.hasAttribute("data-drawer-toggle")) {
       toggleDrawer();
+    } else if (el.hasAttribute("data-nav-toggle")) {
+      // the site's links, folded behind « ☰ Menu » on a phone's table page (static/css/site.css)
+      var open = el.getAttribute("aria-expanded") !== "true";
+      el.setAttribute("aria-expanded", String(open));
+      el.closest(".site-header").classList.toggle("nav-open", open);
     } else if (el.hasAttribute("data-round-end-hide")) {
       var panel = $("#table-round-end");
       if (panel) panel.classList.add("is-hidden");

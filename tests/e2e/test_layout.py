@@ -1,0 +1,215 @@
+"""The table fits one screen (issue 18): at 360×740 (a phone) and 1280×800 / 1366×768 (laptops), in each of
+the six live games, at my turn the stock, the pile, my whole hand and every enabled action are inside the
+viewport without scrolling; the scores panel fits the screen; every wild card shows its ★.
+
+One page per size and one bots-only table per game (it starts at once), so the whole run stays short.
+"""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_play import create_table, sign_up
+
+pytestmark = [pytest.mark.e2e]
+
+GAMES = ["thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel"]
+
+# What must be on screen at my turn, measured in one script run (a push may swap a piece between two calls).
+# Each entry: [what, left, top, right, bottom]; the caller compares them with the viewport.
+MEASURE = """() => {
+  const out = [];
+  const add = (what, el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return;        // not drawn (hidden chooser, …)
+    // on top, not covered by another piece: the point at its centre (or at its visible left corner, for an
+    // overlapped card) belongs to it
+    const x = el.matches('[data-card]') ? r.left + Math.min(8, r.width / 2) : r.left + r.width / 2;
+    const hit = document.elementFromPoint(Math.min(Math.max(x, 0), innerWidth - 1),
+                                          Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1));
+    out.push([what, r.left, r.top, r.right, r.bottom, !!hit && (hit === el || el.contains(hit))]);
+  };
+  for (const el of document.querySelectorAll('#table-centre .pile.stock')) add('la pioche', el);
+  for (const el of document.querySelectorAll('#table-centre .pile.discard')) add('la défausse', el);
+  for (const el of document.querySelectorAll('#table-hand [data-card]'))
+    add('carte ' + el.getAttribute('aria-label'), el);
+  for (const el of document.querySelectorAll('#table-actions .button:not([aria-disabled="true"])'))
+    add('bouton « ' + el.textContent.trim() + ' »', el);
+  return {boxes: out, scrollX: window.scrollX, scrollY: window.scrollY,
+          overflowX: document.documentElement.scrollWidth > window.innerWidth + 1};
+}"""
+
+# Every ★ of a wild card is drawn where the player sees it: the point at its centre belongs to its own card.
+WILD_MARKERS = """() => {
+  const hidden = [];
+  let seen = 0;
+  for (const star of document.querySelectorAll('.felt .card .c-star')) {
+    const card = star.closest('.card');
+    const r = star.getBoundingClientRect();
+    const c = card.getBoundingClientRect();
+    if (r.width === 0) continue;
+    // a card scrolled out of sight (the melds scroll inside the centre) is not asked to show its star
+    const corner = document.elementFromPoint(c.left + 3, c.top + 3);
+    if (!corner || corner.closest('.card') !== card) continue;
+    seen += 1;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || hit.closest('.card') !== card) hidden.push(card.getAttribute('aria-label') || card.className);
+  }
+  return {seen, hidden};
+}"""
+
+# The scores panel fits the screen: no descendant sticks out of it, and it stays inside the viewport.
+PANEL = """() => {
+  const panel = document.getElementById('side-panel');
+  const p = panel.getBoundingClientRect();
+  const wider = [];
+  for (const el of panel.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if (r.right > p.right + 1 || r.left < p.left - 1)
+      wider.push(el.tagName + '.' + el.className + ' ' + Math.round(r.right - p.right));
+  }
+  const last = panel.querySelector('.score-sheet thead th:last-child');
+  const send = panel.querySelector('.chat-form button');
+  const box = (el) => {
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  return {panel: [p.left, p.top, p.right, p.bottom], overflow: panel.scrollWidth > panel.clientWidth + 1,
+          wider, last: box(last), send: box(send)};
+}"""
+
+
+def _outside(box, width, height):
+    _what, left, top, right, bottom, _on_top = box
+    return left < -1 or top < -1 or right > width + 1 or bottom > height + 1
+
+
+def _check_on_screen(page: Page, width: int, height: int, moment: str, problems: list[str]) -> None:
+    page.evaluate("window.scrollTo(0, 0)")
+    seen = page.evaluate(MEASURE)
+    if seen["overflowX"]:
+        problems.append(f"{moment}: la page défile de côté")
+    off = [box for box in seen["boxes"] if _outside(box, width, height)]
+    for what, left, top, right, bottom, _on_top in off:
+        problems.append(f"{moment}: {what} hors de l'écran ({left:.0f},{top:.0f})–({right:.0f},{bottom:.0f})")
+    for what, *_box, on_top in seen["boxes"]:
+        if not on_top and not any(what == box[0] for box in off):
+            problems.append(f"{moment}: {what} est caché par autre chose")
+    kinds = {box[0].split(" ")[0] for box in seen["boxes"]}
+    for needed in ("la", "carte"):
+        if needed not in kinds:
+            problems.append(f"{moment}: rien de mesuré pour « {needed} »")
+
+
+def _check_wilds(page: Page, moment: str, problems: list[str]) -> int:
+    stars = page.evaluate(WILD_MARKERS)
+    for name in stars["hidden"]:
+        problems.append(f"{moment}: l'étoile de « {name} » est cachée")
+    return stars["seen"]
+
+
+def _check_panel(page: Page, width: int, height: int, moment: str, problems: list[str]) -> None:
+    toggle = page.locator(".drawer-toggle")
+    if toggle.is_visible():
+        covered = page.evaluate("""() => {
+          const t = document.querySelector('.drawer-toggle').getBoundingClientRect();
+          const range = document.createRange();
+          range.selectNodeContents(document.querySelector('.table-title'));
+          return Array.from(range.getClientRects()).some(r => r.width > 0 && r.left < t.right && r.right > t.left
+                                                           && r.top < t.bottom && r.bottom > t.top);
+        }""")
+        if covered:
+            problems.append(f"{moment}: « ☰ Scores » couvre le titre de la table")
+        toggle.click()
+        expect(page.locator("#side-panel.open")).to_be_visible()
+        page.wait_for_timeout(350)  # the drawer slides in
+    panel = page.evaluate(PANEL)
+    left, top, right, bottom = panel["panel"]
+    if left < -1 or right > width + 1:
+        problems.append(f"{moment}: le panneau des scores dépasse de l'écran ({left:.0f}–{right:.0f})")
+    if panel["overflow"] or panel["wider"]:
+        problems.append(f"{moment}: le contenu du panneau est plus large que lui: {panel['wider'][:4]}")
+    for name in ("last", "send"):
+        box = panel[name]
+        if box and (box[0] < -1 or box[2] > width + 1):
+            problems.append(f"{moment}: {name} hors de l'écran ({box})")
+    if toggle.is_visible():
+        page.locator(".drawer-close").click()
+        expect(page.locator("#side-panel.open")).to_have_count(0)
+
+
+def _wait_my_turn(page: Page, base: str, game: str) -> bool:
+    """A bots-only table of four (three opponents: the fullest felt) at my first decision; False if the round
+    ended before it (a Thanasis bot may close on its first move)."""
+    create_table(page, base, game, 4, ["2", "2", "2"])
+    mine = page.locator('#table-status[data-my-turn="1"]')
+    over = page.locator("#table-round-end.is-open")
+    expect(mine.or_(over).first).to_be_visible(timeout=30000)
+    return page.locator('#table-status[data-my-turn="1"]').count() > 0 and not over.count()
+
+
+def _draw(page: Page) -> None:
+    """Make my first decision a draw, so the acting actions (« Déposer », « Je ferme ! »…) show."""
+    version = page.locator("#table-status").get_attribute("data-version")
+    stock = page.locator("#table-centre button.pile.stock")
+    if stock.count():
+        stock.click()
+    else:  # Gin's upcard: take it
+        page.locator("#table-centre button.pile.discard").click()
+    expect(page.locator("#table-status")).not_to_have_attribute("data-version", version, timeout=10000)
+    page.wait_for_timeout(300)  # table.js lays the hand out after the swap
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1280, 800)], ids=["phone", "desktop"])
+def test_every_game_fits_the_screen_at_my_turn(live_site, page, artifacts_dir, size):
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    sign_up(page, live_site, f"ecran{width}")
+    problems: list[str] = []
+    for game in GAMES:
+        for _attempt in range(3):
+            if _wait_my_turn(page, live_site, game):
+                break
+        else:
+            raise AssertionError(f"{game}: never my turn in three tables")
+        sizes = [(width, height)] + ([(1366, 768)] if width > 1000 else [])
+        for w, h in sizes:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(150)
+            _check_on_screen(page, w, h, f"{game} {w}×{h} avant de piocher", problems)
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(artifacts_dir / f"layout-{game}-{width}-draw.png"))
+        _draw(page)
+        for w, h in sizes:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(150)
+            _check_on_screen(page, w, h, f"{game} {w}×{h} après avoir pioché", problems)
+            page.screenshot(path=str(artifacts_dir / f"layout-{game}-{w}-acting.png"))
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        _check_wilds(page, game, problems)
+        _check_panel(page, width, height, game, problems)
+    assert not problems, "\n".join(problems)
+
+
+def test_a_wild_card_keeps_its_star_in_an_overlapped_hand(live_site, page):
+    """Thanasis has wild cards every round; at 360 px the hand overlaps: the ★ stays in the visible corner."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    sign_up(page, live_site, "etoile")
+    create_table(page, live_site, "thanasis", 2, ["1"])
+    expect(page.locator("#table-hand [data-card]").first).to_be_visible(timeout=30000)
+    # Whatever was dealt, mark three cards of the hand wild the way the server draws them.
+    page.evaluate("""() => {
+      for (const card of Array.from(document.querySelectorAll('#table-hand [data-card]')).slice(0, 3)) {
+        card.classList.add('wild');
+        const star = document.createElement('span');
+        star.className = 'c-star';
+        star.setAttribute('aria-hidden', 'true');
+        star.textContent = '★';
+        card.append(star);
+      }
+    }""")
+    problems: list[str] = []
+    assert _check_wilds(page, "main", problems) >= 3
+    assert not problems, "\n".join(problems)
