@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass, field
 
+from engine import moves
+
 ALL = "all"
 
 
@@ -80,10 +82,17 @@ class Game:
     """
 
     info: GameInfo
+    # The parameters a move may carry ({name: engine.moves spec}); a family adds its own.
+    move_shape: dict = moves.BASE_SHAPE
 
     @property
     def slug(self) -> str:
         return self.info.slug
+
+    def clean_move(self, move) -> dict:
+        """`move` checked against `move_shape` (known parameters, types, sizes, storable text) and reduced to
+        it; raises IllegalMove. The table service applies and logs only the cleaned move."""
+        return moves.clean(move, self.move_shape)
 
     def new_match(self, seats: int, options: dict, seed: str) -> dict:
         raise NotImplementedError

@@ -1,4 +1,9 @@
-"""Push HTML to the sockets: one render per connected seat, sent to that seat's group only."""
+"""Push HTML to the sockets: one render per connected seat, sent to its player's group at the table only.
+
+A push is addressed to the player who holds the seat now (`player_group`), never to a seat position: the
+sockets opened by a former occupant of the place (he left, somebody else sat down) can never receive what is
+rendered for the new one. Each push also names its recipient, and the consumer drops one that is not for its
+user (tables.consumers)."""
 
 import asyncio
 import logging
@@ -11,8 +16,9 @@ from channels.layers import get_channel_layer
 from tables.models import Table
 
 
-def seat_group(table_id: int, position: int) -> str:
-    return f"table.{table_id}.seat.{position}"
+def player_group(table_id: int, user_id: int) -> str:
+    """Every socket a player has open at this table."""
+    return f"table.{table_id}.user.{user_id}"
 
 
 def public_group(table_id: int) -> str:
@@ -131,10 +137,17 @@ def table_changed(table_id: int, *, table: Table | None = None,
             if seat.is_bot or seat.connections == 0:
                 continue
             html = render_push(table, seats, seat)
-            _send(seat_group(table_id, seat.position), {"type": "table.html", "html": html, "version": table.version})
+            _send(player_group(table_id, seat.user_id),
+                  {"type": "table.html", "html": html, "version": table.version, "user": seat.user_id})
         for group, message in also:
             _send(group, message)
     return table, seats
+
+
+def seat_released(table_id: int, user_id: int, position: int, message: str) -> None:
+    """The player no longer sits at `position`: his pages opened on that place say why and close their sockets."""
+    _send(player_group(table_id, user_id),
+          {"type": "seat.released", "user": user_id, "position": position, "message": message})
 
 
 def chat_posted(table_id: int, html: str) -> None:

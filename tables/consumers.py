@@ -57,8 +57,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.seat = seat
+        self.user_id = user.pk
+        self.released = False
         self.frames: list[float] = []
-        await self.channel_layer.group_add(broadcast.seat_group(self.table_id, seat), self.channel_name)
+        # The player's group, not the place's: what is rendered for whoever sits at this place later never
+        # reaches this socket (tables.broadcast).
+        await self.channel_layer.group_add(broadcast.player_group(self.table_id, user.pk), self.channel_name)
         await self.channel_layer.group_add(broadcast.public_group(self.table_id), self.channel_name)
         await self.accept()
         presence.socket_opened(self.table_id, user.pk)
@@ -74,10 +78,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         if deliver_to is not None:
             deliver_to(self.channel_name, self._push_now)
 
+    def _for_me(self, message: dict) -> bool:
+        """A push names the player it was rendered for (None: public, the chat); any other is dropped."""
+        return message.get("user") in (None, self.user_id) and not self.released
+
     def _push_now(self, message: dict) -> bool:
         """A push, sent as soon as the layer has it (in order: each send completes in the task's first step)."""
         if message.get("type") != "table.html":
             return False
+        if not self._for_me(message):
+            return True
         task = asyncio.get_running_loop().create_task(self.send(text_data=message["html"]))
         self._sending.add(task)
         task.add_done_callback(self._sent)
@@ -104,10 +114,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         stop = getattr(self.channel_layer, "stop_delivering_to", None)
         if stop is not None:
             stop(self.channel_name)
-        await self.channel_layer.group_discard(broadcast.seat_group(self.table_id, self.seat), self.channel_name)
+        await self.channel_layer.group_discard(broadcast.player_group(self.table_id, self.user_id), self.channel_name)
         await self.channel_layer.group_discard(broadcast.public_group(self.table_id), self.channel_name)
-        presence.socket_closed(self.table_id, self.scope["user"].pk)
-        await writer(commands.disconnect_seat)(self.table_id, self.scope["user"].pk)
+        presence.socket_closed(self.table_id, self.user_id)
+        if not self.released:  # a released socket's seat is gone (the player may sit elsewhere now)
+            await writer(commands.disconnect_seat)(self.table_id, self.user_id)
 
     async def receive(self, text_data=None, bytes_data=None):
         now = time.monotonic()
@@ -128,4 +139,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=reply)
 
     async def table_html(self, event):
-        await self.send(text_data=event["html"])
+        if self._for_me(event):
+            await self.send(text_data=event["html"])
+
+    async def seat_released(self, event):
+        """The player left his place (another page of his, « Quitter »): this page says so and closes."""
+        if event.get("user") != self.user_id or event.get("position") != self.seat or self.released:
+            return
+        self.released = True
+        await self.send(text_data=commands.error_html(event["message"]))
+        await self.close(code=4403)

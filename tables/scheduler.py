@@ -55,6 +55,13 @@ def after_commit_table_changed(table_id: int) -> None:
     transaction.on_commit(lambda: broadcast.table_changed(table_id))
 
 
+def after_commit_seat_released(table_id: int, user_id: int, position: int, message: str) -> None:
+    """The player lost his seat: once committed, his sockets on that place are told and closed."""
+    from tables import broadcast
+
+    transaction.on_commit(lambda: broadcast.seat_released(table_id, user_id, position, message))
+
+
 def after_commit_presence_changed(table_id: int) -> None:
     """A seat's sockets opened or closed: the table is pushed soon, once for all such changes
     (eagerly in tests, like the tasks)."""

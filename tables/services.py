@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 TURN_TIMERS = (15, 30, 60)
 LEAVE_MESSAGE = "Pour quitter la partie, utilise le bouton « Quitter »."
+SEAT_RELEASED = "Tu as quitté cette table : ta place est libre."
 
 
 class TableError(Exception):
@@ -119,8 +120,9 @@ def seat_leave_waiting(*, table: Table, user: User) -> None:
     if table.host_id == user.pk:
         table.status = Table.Status.CANCELLED
         table.save(update_fields=["status"])
-    else:
-        table.seats.filter(user=user).delete()
+    elif (seat := table.seats.filter(user=user).first()) is not None:
+        seat.delete()
+        scheduler.after_commit_seat_released(table.pk, user.pk, seat.position, SEAT_RELEASED)
     scheduler.after_commit_table_changed(table.pk)
     scheduler.after_commit_lobby_changed()
 
@@ -167,12 +169,14 @@ def play_move(*, table_id: int, seat: int, move, expected_version: int | None, a
             return MoveOutcome(False, table.version, IllegalMove("not_playing", "La partie n'est pas en cours."))
         if expected_version is not None and expected_version != table.version:
             return MoveOutcome(False, table.version)
-        if isinstance(move, dict) and move.get("action") == "leave":
-            # The engines accept a leave as a move; a player's « Quitter » must go through seat_abandon,
-            # which marks the seat and charges the abandon penalty.
-            return MoveOutcome(False, table.version, IllegalMove("use_leave", LEAVE_MESSAGE))
         engine = engine_for(table)
         try:
+            # Only what the game declares is applied and logged (no junk, nothing a database cannot store).
+            move = engine.clean_move(move)
+            if move["action"] == "leave":
+                # The engines accept a leave as a move; a player's « Quitter » must go through seat_abandon,
+                # which marks the seat and charges the abandon penalty.
+                raise IllegalMove("use_leave", LEAVE_MESSAGE)
             state, _events = engine.apply(table.state, seat, move)
         except IllegalMove as error:
             return MoveOutcome(False, table.version, error)

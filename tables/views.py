@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import SuspiciousOperation
 from django.http import HttpResponse, HttpResponseBadRequest
+from django.http.request import RawPostDataException
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -146,16 +147,26 @@ def table_leave(request, table_id: int):
 MAX_ACTION_BODY = 16 * 1024  # a move is a few dozen bytes (the websocket refuses frames over 4 KB)
 
 
+def _body_size(request) -> int:
+    """The size of the body as read, not as announced: a chunked request announces no length."""
+    try:
+        return len(request.body)
+    except RawPostDataException:  # a multipart form, already parsed (the CSRF check reads the form first)
+        if request.FILES:
+            return MAX_ACTION_BODY + 1
+        return sum(len(key) + sum(len(v) for v in values) for key, values in request.POST.lists())
+
+
 @login_required
 @require_POST
 def table_action(request, table_id: int):
     """HTTP fallback for the websocket: same frames, same service; answers with HTML partials."""
     get_object_or_404(Table, pk=table_id)
     try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        length = 0
-    if length > MAX_ACTION_BODY:
+        too_long = _body_size(request) > MAX_ACTION_BODY
+    except SuspiciousOperation:  # too many fields
+        too_long = True
+    if too_long:
         return HttpResponseBadRequest(commands.error_html("Message trop long ou illisible."))
     try:
         if request.content_type == "application/json":

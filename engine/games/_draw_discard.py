@@ -22,7 +22,7 @@ contract's (`game`, `seats`, `phase`, `round`, `active`, `scores`, `history`):
 
 import copy
 
-from engine import cards
+from engine import cards, moves
 from engine.base import Game, event, to_seat
 from engine.errors import IllegalMove
 from engine.rng import StreamRandom, shuffled
@@ -179,6 +179,8 @@ class DrawDiscardGame(Game):
     `_do_<action>(state, seat, move)` per turn action (called once seat, turn and phase basics
     are checked), `_leave_match`, `_view_extra`, `_autoplay_turn`, `_best_arrangement`.
     """
+
+    move_shape = {**moves.BASE_SHAPE, "card": moves.CARD}
 
     deck: tuple = ()
     deck_set: frozenset = frozenset()

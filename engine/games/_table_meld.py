@@ -26,7 +26,7 @@ the preview (hand and table after the staged actions) is a replay without any so
 
 from functools import lru_cache
 
-from engine import cards
+from engine import cards, moves
 from engine.base import event, to_seat
 from engine.errors import IllegalMove
 from engine.games import _draw_discard as dd
@@ -88,6 +88,16 @@ class TableMeldGame(dd.DrawDiscardGame):
     naturals for a wild of a 3-card set), `take_must_be_used` and `undo_take` (Rami 40).
     Hooks: `_ending(state, seat, used_existing)`, `_round_points(...)`, `_after_round(...)`.
     """
+
+    move_shape = {
+        **dd.DrawDiscardGame.move_shape,
+        "cards": moves.ListOf(moves.CARD, 60),
+        "wilds": moves.MapOf(moves.CARD, moves.CARD, 16),
+        "meld_id": moves.Text(8),
+        "end": moves.Maybe(moves.Text(8)),
+        "joker": moves.CARD,
+        "all": moves.Flag(),
+    }
 
     hand_size = 13
     threshold: int | None = None

@@ -8,7 +8,7 @@ others lay off on the knocker's melds (not after a Gin); an undercut punishes th
 from fractions import Fraction
 from functools import lru_cache
 
-from engine import cards, melds
+from engine import cards, melds, moves
 from engine.base import GameInfo, Option, event
 from engine.games import _draw_discard as dd
 from engine.games._draw_discard import DISCARD, DRAW, MATCH_OVER, ROUND_OVER, illegal
@@ -121,6 +121,8 @@ def score_showdown(knocker: int, dw: dict[int, int], others: list[int]) -> tuple
 # ---------------------------------------------------------------- the game
 
 class GinRami(dd.DrawDiscardGame):
+    # A knock may name its melds: at most 10 cards in at most 3 melds (4 players: hands of 7).
+    move_shape = {**dd.DrawDiscardGame.move_shape, "arrangement": moves.ListOf(moves.ListOf(moves.CARD, 11), 11)}
     info = GameInfo(
         slug="gin", name="Gin Rami", min_players=2, max_players=4, default_players=2,
         options=(Option("match", "Fin de la partie",

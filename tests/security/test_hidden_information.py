@@ -3,7 +3,7 @@
 Scripted matches of every live game (Thanasis, Gin Rami), every seat a human played through the real
 site: moves posted to the HTTP action endpoint (the websocket frame handler answers the same), the
 table page fetched by each seat, the full view a reconnecting socket gets, and every push the server
-broadcasts (captured at `tables.broadcast._send`, one render per seat group). Illegal attempts —
+broadcasts (captured at `tables.broadcast._send`, one render per seated player's group). Illegal attempts —
 a move out of turn, a discard of another seat's card, a stock card — are answered too, and recorded.
 
 Every recorded text is checked against the state at the moment it was sent:
@@ -30,21 +30,13 @@ from engine import games
 from tables import broadcast, commands
 from tables.models import Seat, Table
 from tests.security.arena import humans_table
+from tests.security.replayed import REVEALED, hidden_cards, id_pattern
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # Matches per game: 10 on the embedded default, 6 on PostgreSQL (rendering doesn't depend on the database).
 GAMES_PER_KIND = int(os.environ.get("HIDDEN_INFO_GAMES", "10" if connection.vendor == "sqlite" else "6"))
-REVEALED = ("ROUND_OVER", "MATCH_OVER")
-_GROUP = re.compile(r"^table\.(\d+)(?:\.seat\.(\d+))?$")
-
-
-def id_pattern(ids) -> re.Pattern | None:
-    """A card id standing alone: `data-card="QH1"`, `"QH1"`, `hd-QH1`, `>QH1<` — not inside `10QH12`."""
-    ids = sorted(set(ids), key=len, reverse=True)
-    if not ids:
-        return None
-    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, ids)) + r")(?![A-Za-z0-9])")
+_GROUP = re.compile(r"^table\.(\d+)(?:\.user\.(\d+))?$")
 
 
 @dataclass
@@ -65,12 +57,7 @@ class Audit:
         if state is None:
             return
         assert state["seed"] not in text, f"the seed leaked in {where}"
-        never = list(state.get("stock") or []) + list(state.get("removed") or [])
-        hidden = list(never)
-        if state["phase"] not in REVEALED:
-            public = set(state.get("picked") or ())  # Gin: taken face up from the pile, in front of all
-            hidden += [c for p, hand in enumerate(state["hands"]) if p != seat for c in hand if c not in public]
-        pattern = id_pattern(hidden)
+        pattern = id_pattern(hidden_cards(state, seat))
         if pattern is not None:
             found = pattern.search(text)
             assert found is None, (f"card {found.group()} leaked in {where}: "
@@ -90,8 +77,10 @@ def audit(monkeypatch, settings):
     def recording_send(group: str, message: dict) -> None:
         match = _GROUP.match(group)
         if match and message.get("html"):
-            seat = int(match.group(2)) if match.group(2) is not None else None
-            audit.check(int(match.group(1)), seat, "push" if seat is not None else "public push", message["html"])
+            table_id, seat = int(match.group(1)), None
+            if match.group(2) is not None:  # a player's group: checked against the seat he holds now
+                seat = Seat.objects.get(table_id=table_id, user_id=int(match.group(2))).position
+            audit.check(table_id, seat, "push" if seat is not None else "public push", message["html"])
         original(group, message)
 
     monkeypatch.setattr(broadcast, "_send", recording_send)
