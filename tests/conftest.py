@@ -1,3 +1,6 @@
+import os
+from pathlib import Path
+
 import pytest
 from django.core.cache import cache
 
@@ -87,3 +90,63 @@ def pytest_collection_modifyitems(config, items):
     """Browser tests last: Playwright keeps an event loop running in the main thread for the rest
     of the session, which sync code using async_to_sync (pushes) must not share."""
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def live_site(transactional_db, settings, tmp_path):
+    """The real site in its own processes: daphne (+ a Celery worker process in Redis mode),
+    on the test database, so websockets, pushes and bot tasks run as in production."""
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from django.db import connection
+
+    root = Path(__file__).resolve().parents[1]
+    port = _free_port()
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "rummy_site.settings", "BOT_DELAY_SECONDS": "0.05",
+           "NEXT_ROUND_DELAY_SECONDS": "1", "DISCONNECT_GRACE_SECONDS": "30", "CELERY_TASK_ALWAYS_EAGER": "0",
+           "DEBUG": "1"}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        env["SQLITE_PATH"] = str(db["NAME"])
+    else:
+        env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    logs = open(tmp_path / "site.log", "w")  # noqa: SIM115 - closed at teardown
+    procs = [subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                               "rummy_site.asgi:application"], cwd=root, env=env, stdout=logs, stderr=logs)]
+    if settings.REDIS_URL:
+        procs.append(subprocess.Popen([sys.executable, "-m", "celery", "-A", "rummy_site", "worker", "-P", "threads",
+                                       "-c", "4", "-l", "WARNING", "-Q", "celery", "-n", f"e2e-{port}@localhost"],
+                                      cwd=root, env=env, stdout=logs, stderr=logs))
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(url + "/regles/", timeout=2)
+            break
+        except OSError:
+            if time.monotonic() > deadline or procs[0].poll() is not None:
+                for proc in procs:
+                    proc.kill()
+                raise RuntimeError((tmp_path / "site.log").read_text()) from None
+            time.sleep(0.2)
+    yield url
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    logs.close()

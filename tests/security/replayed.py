@@ -19,12 +19,12 @@ def frame_version(text: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def state_at(table_id: int, version: int) -> dict | None:
-    """The table's state right after the move of `version` (None before the start)."""
+def states_by_version(table_id: int) -> dict[int, dict]:
+    """The table's true state after each move of its log, by version (replayed from the seed)."""
     table = Table.objects.select_related("game").get(pk=table_id)
     engine = games.get(table.game.slug)
-    state = None
-    for entry in TableMove.objects.filter(table_id=table_id, seq__lte=version).order_by("seq"):
+    state, states = None, {}
+    for entry in TableMove.objects.filter(table_id=table_id).order_by("seq"):
         action = entry.move.get("action")
         if action == "start":
             state = engine.new_match(table.seats_count, table.options, table.seed)
@@ -32,7 +32,13 @@ def state_at(table_id: int, version: int) -> dict | None:
             state, _ = engine.leave(state, entry.seat)
         else:
             state, _ = engine.apply(state, entry.seat, entry.move)
-    return state
+        states[entry.seq] = state
+    return states
+
+
+def state_at(table_id: int, version: int) -> dict | None:
+    """The table's state right after the move of `version` (None before the start)."""
+    return states_by_version(table_id).get(version)
 
 
 def hidden_cards(state: dict, seat: int | None) -> set[str]:
