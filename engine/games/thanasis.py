@@ -75,6 +75,15 @@ def closable(hand: list[str], wild_rank: str | None) -> list[str]:
     return dd.sorted_cards(c for c, dw in left.items() if dw <= CLOSE_LIMIT)
 
 
+def closed_first_turn(state: dict) -> bool:
+    """Whether the seat to play closes on its first turn of the round (« a fermé d'entrée »): every turn
+    ends with one card on the pile, so fewer cards there than players dealt in (the stock not yet rebuilt)
+    means not every one of them has played yet."""
+    left = sum(1 for o in state["out"] if o["round"] == state["round"] and o["reason"] == "left")
+    dealt = len(state["active"]) + left
+    return state["rebuilds"] == 0 and len(state["discard"]) < dealt
+
+
 # ---------------------------------------------------------------- the game
 
 class Thanasis(dd.DrawDiscardGame):
@@ -179,12 +188,13 @@ class Thanasis(dd.DrawDiscardGame):
         if card not in closable(state["hands"][seat], wild):
             raise illegal("not_closable")
         left = discards(state["hands"][seat], wild)
+        first_turn = closed_first_turn(state)
         new = dd.fork(state, "discard", "scores", "history", "last_close", "active", "out")
         dd.fork_hand(new, seat).remove(card)
         new["discard"].append(card)
         new["last_close"][seat] = new["round"]
         is_thanasis = left[card] == 0
-        events = [event("close", seat=seat, card=card, thanasis=is_thanasis)]
+        events = [event("close", seat=seat, card=card, thanasis=is_thanasis, first_turn=first_turn)]
         if is_thanasis:
             events.append(event("thanasis", seat=seat))
 
@@ -203,7 +213,7 @@ class Thanasis(dd.DrawDiscardGame):
         new["history"].append(row)
         new["last_round"] = {
             "round": new["round"], "dealer": new["dealer"], "void": False, "closer": seat,
-            "close_card": card, "thanasis": is_thanasis, "indicator": new["indicator"],
+            "close_card": card, "thanasis": is_thanasis, "first_turn": first_turn, "indicator": new["indicator"],
             "wild_rank": wild, "players": revealed, "points": points,
             "totals": list(new["scores"]), "burnt": burnt,
         }
@@ -258,7 +268,8 @@ class Thanasis(dd.DrawDiscardGame):
         }]
         new["last_round"] = {
             "round": new["round"], "dealer": new["dealer"], "void": True, "closer": None,
-            "close_card": None, "thanasis": False, "indicator": new["indicator"], "wild_rank": wild,
+            "close_card": None, "thanasis": False, "first_turn": False, "indicator": new["indicator"],
+            "wild_rank": wild,
             "players": revealed, "points": points, "totals": list(new["scores"]), "burnt": [],
         }
         new["phase"] = ROUND_OVER

@@ -1,0 +1,203 @@
+"""What just happened, in French: the public events of the last moves, told as players tell them.
+
+Pure (no Django). Two steps:
+
+- `public_events(events)`: of the events a move returned, those every seat may see (`visible_to(event,
+  None)`), of the kinds told here, with only the fields a sentence needs (small enough to keep a round of
+  them with the table). A card drawn from the stock is never among them: the table only learns « a pioché »
+  (`draw`), the card itself is in `drawn`, addressed to the drawer alone.
+- `turns(entries, names, me=None)`: entries `{"seat": acting seat, "events": public_events(...)}`, oldest
+  first, grouped into turns (consecutive moves of one seat) and told as one sentence each:
+  « Robot Expert a pris le 7 de cœur dans la défausse, a jeté le Roi de trèfle. »
+
+The words follow each family's events (engine/README.md): the draw-and-discard games (`draw`,
+`take_discard`, `discard`, `left`, `stock_rebuilt`, `round_void`), Thanasis (`close`, `burnt`), Gin (`pass`,
+`knock`, `gin`, `undercut`, `eliminated`) and the table-meld rummies (`meld`, `lay_off`, `swap_joker`,
+`opened`, `take_undone`, `go_out`, `round_over` with a winner).
+"""
+
+from engine import cards
+from engine.base import visible_to
+
+# The fields kept of each kind told (everything else of the event is dropped).
+KEPT = {
+    "draw": ("seat", "source"),
+    "take_discard": ("seat", "card"),
+    "discard": ("seat", "card"),
+    "close": ("seat", "card", "thanasis", "first_turn"),
+    "knock": ("seat", "card", "deadwood_points"),
+    "gin": ("seat",),
+    "undercut": ("seat", "knocker"),
+    "pass": ("seat",),
+    "meld": ("seat", "cards", "wilds", "meld_kind", "points"),
+    "lay_off": ("seat", "cards", "wilds"),
+    "swap_joker": ("seat", "cards", "joker"),
+    "opened": ("seat", "points"),
+    "take_undone": ("seat", "card"),
+    "go_out": ("seat",),
+    "round_over": ("winner",),
+    "left": ("seat",),
+    "burnt": ("seat", "total", "left"),
+    "eliminated": ("seat", "total", "left"),
+    "stock_rebuilt": (),
+    "round_void": (),
+}
+
+
+def public_events(events: list[dict]) -> list[dict]:
+    """The events of a move every seat may see, of the kinds told, with the fields a sentence needs."""
+    out = []
+    for evt in events:
+        kind = evt.get("kind")
+        if kind not in KEPT or not visible_to(evt, None):
+            continue
+        small = {"kind": kind}
+        for key in KEPT[kind]:
+            if key in evt:
+                small[key] = evt[key]
+        if kind in ("lay_off", "swap_joker") and isinstance(evt.get("meld"), dict):
+            small["owner"] = evt["meld"].get("owner")
+            small["meld_kind"] = evt["meld"].get("kind")
+        out.append(small)
+    return out
+
+
+# ---------------------------------------------------------------- cards in words
+
+def card_words(card: str) -> str:
+    """« le Roi de trèfle », « la Dame de cœur », « l'As de pique », « le 7 de carreau », « un joker »."""
+    if cards.is_joker(card):
+        return "un joker"
+    name = cards.name_fr(card)
+    rank = cards.rank_of(card)
+    if rank == "A":
+        return "l'" + name
+    if rank == "Q":
+        return "la " + name
+    return "le " + name
+
+
+def _face_name(face: str) -> str:
+    return cards.name_fr(face + "1")
+
+
+def cards_list(ids: list[str], wilds: dict | None = None) -> str:
+    """« 7 de cœur, 8 de cœur, joker (9 de cœur) »."""
+    wilds = wilds or {}
+    return ", ".join(f"joker ({_face_name(wilds[c])})" if c in wilds else cards.name_fr(c) for c in ids)
+
+
+def _meld_noun(kind: str | None, count: int) -> str:
+    if kind == "run":
+        return "une suite"
+    return "un carré" if count == 4 else "un brelan" if count == 3 else "une combinaison"
+
+
+def _plural(n) -> str:
+    return "s" if isinstance(n, int) and abs(n) > 1 else ""
+
+
+# ---------------------------------------------------------------- one event in words
+
+def phrase(evt: dict, names: dict) -> tuple[int | None, str, str] | None:
+    """(subject seat, auxiliary "avoir"/"être", the rest) of one public event; None when nothing is worth
+    saying. A subject None makes a sentence of its own (« La pioche est refaite avec la défausse. »)."""
+    kind = evt.get("kind")
+    seat = evt.get("seat")
+    card = evt.get("card")
+    if kind == "draw":
+        return seat, "avoir", "pioché" if evt.get("source", "stock") == "stock" else "pioché dans la défausse"
+    if kind == "take_discard":
+        return seat, "avoir", f"pris {card_words(card)} dans la défausse"
+    if kind == "discard":
+        return seat, "avoir", f"jeté {card_words(card)}"
+    if kind == "close":
+        how = "fait Thanasis" if evt.get("thanasis") else "fermé"
+        if evt.get("first_turn"):
+            how += " d'entrée"
+        return seat, "avoir", f"{how} en jetant {card_words(card)}"
+    if kind == "knock":
+        points = evt.get("deadwood_points")
+        rest = f" ({points} point{_plural(points)} hors combinaisons)" if points else ""
+        return seat, "avoir", f"frappé en jetant {card_words(card)}{rest}"
+    if kind == "gin":
+        return seat, "avoir", "fait Gin"
+    if kind == "undercut":
+        return seat, "avoir", f"contré {names.get(evt.get('knocker'), 'celui qui a frappé')} (undercut)"
+    if kind == "pass":
+        return seat, "avoir", "laissé la carte retournée"
+    if kind == "meld":
+        ids = evt.get("cards") or []
+        points = evt.get("points")
+        worth = f" ({points} point{_plural(points)})" if points else ""
+        noun = _meld_noun(evt.get("meld_kind"), len(ids))
+        return seat, "avoir", f"posé {noun}{worth} : {cards_list(ids, evt.get('wilds'))}"
+    if kind == "lay_off":
+        owner = evt.get("owner")
+        whose = "une de ses combinaisons" if owner == seat else (
+            f"une combinaison de {names[owner]}" if owner in names else "une combinaison")
+        return seat, "avoir", f"ajouté {cards_list(evt.get('cards') or [], evt.get('wilds'))} à {whose}"
+    if kind == "swap_joker":
+        return seat, "avoir", f"repris un joker contre {cards_list(evt.get('cards') or [])}"
+    if kind == "opened":
+        points = evt.get("points")
+        return seat, "avoir", f"fait sa première pose ({points} point{_plural(points)})"
+    if kind == "take_undone":
+        return seat, "avoir", f"reposé {card_words(card)} sur la défausse"
+    if kind == "go_out":
+        return seat, "être", "sorti"
+    if kind == "round_over":
+        winner = evt.get("winner")
+        return (winner, "avoir", "posé toutes ses cartes") if winner is not None else None
+    if kind == "left":
+        return seat, "avoir", "quitté la table"
+    if kind in ("burnt", "eliminated"):
+        if evt.get("left"):
+            return None  # « a quitté la table » says it
+        total = evt.get("total")
+        word = "brûlé" if kind == "burnt" else "éliminé"
+        return seat, "être", f"{word} ({total} point{_plural(total)})"
+    if kind == "stock_rebuilt":
+        return None, "", "La pioche est refaite avec la défausse."
+    if kind == "round_void":
+        return None, "", "Manche annulée : personne ne marque de points."
+    return None
+
+
+_AUX = {("avoir", False): "a", ("avoir", True): "as", ("être", False): "est", ("être", True): "es"}
+
+
+def sentence(phrases: list[tuple[int | None, str, str]], names: dict, me: int | None = None) -> str:
+    """Phrases told in order; a run of phrases of one subject shares it: « X a pioché, a jeté le 7 de cœur. »"""
+    parts: list[str] = []
+    subject = object()
+    for seat, aux, rest in phrases:
+        if seat is None:
+            parts.append(rest.rstrip("."))
+            subject = object()
+            continue
+        you = me is not None and seat == me
+        verb = f"{_AUX[(aux, you)]} {rest}"
+        if seat == subject:
+            parts[-1] += f", {'tu ' if you else ''}{verb}"
+        else:
+            who = "Tu" if you else names.get(seat, f"Place {seat + 1}" if isinstance(seat, int) else "?")
+            parts.append(f"{who} {verb}")
+            subject = seat
+    return ". ".join(parts) + "." if parts else ""
+
+
+def turns(entries: list[dict], names: dict, me: int | None = None) -> list[dict]:
+    """Entries (oldest first, each `{seat, events}`) as turns: `[{seat, text}]`, oldest first; the moves of
+    one seat in a row make one turn."""
+    grouped: list[tuple[int | None, list]] = []
+    for entry in entries:
+        said = [p for p in (phrase(e, names) for e in entry.get("events") or ()) if p is not None]
+        if not said:
+            continue
+        seat = entry.get("seat")
+        if grouped and grouped[-1][0] == seat:
+            grouped[-1][1].extend(said)
+        else:
+            grouped.append((seat, said))
+    return [{"seat": seat, "text": sentence(said, names, me)} for seat, said in grouped]

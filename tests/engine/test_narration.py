@@ -1,0 +1,149 @@
+"""« What just happened »: every public move told in French, and nothing hidden ever told (engine/narration.py)."""
+
+import random
+
+import pytest
+
+from engine import bots, games, narration
+from engine.base import event, to_seat
+from engine.games import _draw_discard as dd
+from tests.engine.test_thanasis import rig
+
+NAMES = {0: "Zoé", 1: "Robot Expert", 2: "Robot Confirmé"}
+
+
+def told(events, seat=1, me=None):
+    """One move of `seat` (its public events), told as the table line reads it."""
+    entries = [{"seat": seat, "events": narration.public_events(events)}]
+    return " ".join(t["text"] for t in narration.turns(entries, NAMES, me))
+
+
+# ---------------------------------------------------------------- each move named
+
+def test_a_bot_turn_draw_then_discard_is_one_line():
+    entries = [{"seat": 1, "events": narration.public_events(dd.draw_events(1, "7H1"))},
+               {"seat": 1, "events": narration.public_events([event("discard", seat=1, card="KC1")])}]
+    assert narration.turns(entries, NAMES) == [{"seat": 1, "text": "Robot Expert a pioché, a jeté le Roi de trèfle."}]
+
+
+def test_take_discard_names_its_card_and_the_discard_its_card():
+    entries = [{"seat": 1, "events": [{"kind": "take_discard", "seat": 1, "card": "7H2"}]},
+               {"seat": 1, "events": [{"kind": "discard", "seat": 1, "card": "KC1"}]}]
+    (turn,) = narration.turns(entries, NAMES)
+    assert turn["text"] == "Robot Expert a pris le 7 de cœur dans la défausse, a jeté le Roi de trèfle."
+
+
+@pytest.mark.parametrize(("card", "words"), [
+    ("QH1", "la Dame de cœur"), ("AS2", "l'As de pique"), ("10D1", "le 10 de carreau"), ("JC1", "le Valet de trèfle"),
+    ("JK3", "un joker"),
+])
+def test_cards_with_their_article(card, words):
+    assert narration.card_words(card) == words
+
+
+def test_my_own_moves_say_tu():
+    entries = [{"seat": 0, "events": [{"kind": "draw", "seat": 0, "source": "stock"}]},
+               {"seat": 0, "events": [{"kind": "discard", "seat": 0, "card": "5S1"}]}]
+    assert narration.turns(entries, NAMES, me=0)[0]["text"] == "Tu as pioché, tu as jeté le 5 de pique."
+
+
+def test_close_knock_and_their_endings():
+    assert told([event("close", seat=2, card="3S1", thanasis=False, first_turn=False)], seat=2) == (
+        "Robot Confirmé a fermé en jetant le 3 de pique.")
+    assert told([event("close", seat=2, card="3S1", thanasis=False, first_turn=True)], seat=2) == (
+        "Robot Confirmé a fermé d'entrée en jetant le 3 de pique.")
+    assert told([event("close", seat=2, card="3S1", thanasis=True, first_turn=False),
+                 event("thanasis", seat=2)], seat=2) == "Robot Confirmé a fait Thanasis en jetant le 3 de pique."
+    knock = event("knock", seat=1, card="9D1", melds=[], deadwood=["2C1"], deadwood_points=2)
+    assert told([knock]) == "Robot Expert a frappé en jetant le 9 de carreau (2 points hors combinaisons)."
+    assert told([knock, event("undercut", seat=0, knocker=1)]) == (
+        "Robot Expert a frappé en jetant le 9 de carreau (2 points hors combinaisons). Zoé a contré Robot Expert "
+        "(undercut).")
+    gin = event("knock", seat=1, card="9D1", melds=[], deadwood=[], deadwood_points=0)
+    assert told([gin, event("gin", seat=1)]) == "Robot Expert a frappé en jetant le 9 de carreau, a fait Gin."
+    assert told([event("pass", seat=1)]) == "Robot Expert a laissé la carte retournée."
+
+
+def test_melds_lay_offs_and_joker_swaps():
+    meld = event("meld", seat=1, meld_id="M1", cards=["7H1", "8H1", "JK1"], wilds={"JK1": "9H"}, meld_kind="run",
+                 points=24)
+    lay_off = event("lay_off", seat=1, meld_id="M2", cards=["KS1"], wilds={}, end=None,
+                    meld={"id": "M2", "owner": 0, "kind": "set", "cards": ["KH1", "KD1", "KC1", "KS1"]})
+    swap = event("swap_joker", seat=1, meld_id="M3", cards=["5C1"], joker="JK2",
+                 meld={"id": "M3", "owner": 1, "kind": "run", "cards": ["4C1", "5C1", "6C1"]})
+    opened = event("opened", seat=1, points=34)
+    line = told([meld, lay_off, swap, opened, event("discard", seat=1, card="2D1")])
+    assert line == ("Robot Expert a posé une suite (24 points) : 7 de cœur, 8 de cœur, joker (9 de cœur), "
+                    "a ajouté Roi de pique à une combinaison de Zoé, a repris un joker contre 5 de trèfle, "
+                    "a fait sa première pose (34 points), a jeté le 2 de carreau.")
+    assert told([event("take_undone", seat=1, card="7H1")]) == "Robot Expert a reposé le 7 de cœur sur la défausse."
+    assert told([event("go_out", seat=1)]) == "Robot Expert est sorti."
+    assert told([event("go_out", seat=0)], seat=0, me=0) == "Tu es sorti."
+
+
+def test_leaving_burning_and_the_stock():
+    assert told([event("left", seat=1), event("burnt", seat=1, total=40, left=True)]) == (
+        "Robot Expert a quitté la table.")
+    assert told([event("burnt", seat=2, total=104)], seat=0) == "Robot Confirmé est brûlé (104 points)."
+    assert told([event("discard", seat=1, card="4H1"), event("stock_rebuilt", cards=30, rebuilds=1)]) == (
+        "Robot Expert a jeté le 4 de cœur. La pioche est refaite avec la défausse.")
+
+
+# ---------------------------------------------------------------- nothing hidden told
+
+def test_a_card_drawn_from_the_stock_is_never_kept_nor_told():
+    events = dd.draw_events(1, "QS2") + [event("staged", to_seat(1), seat=1, cards=["QS2"])]
+    public = narration.public_events(events)
+    assert public == [{"kind": "draw", "seat": 1, "source": "stock"}]
+    assert "QS2" not in repr(public)
+    assert told(events) == "Robot Expert a pioché."
+
+
+SLUGS = ("thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_bots_play_a_round_and_every_draw_is_told_without_its_card(slug):
+    """Bots play whole rounds: every kept event is public; a stock draw's entry holds no card and reads « a
+    pioché »; the other moves are named (a discard with its card)."""
+    game = games.get(slug)
+    rng = random.Random(slug)
+    state = game.new_match(3, {}, f"narration-{slug}")
+    names = {0: "Zoé", 1: "Robot Expert", 2: "Robot Confirmé"}
+    draws = discards = 0
+    for _ in range(400):
+        to_act = game.to_act(state)
+        if not to_act:
+            break
+        seat = to_act[0]
+        legal = game.legal_moves(state, seat)
+        move = bots.choose(game, game.view(state, seat), legal, 2, rng)
+        state, events = game.apply(state, seat, move)
+        public = narration.public_events(events)
+        for evt in public:
+            source = next(e for e in events if e["kind"] == evt["kind"])
+            assert source["audience"] == "all"
+        drawn = [e["card"] for e in events if e["kind"] == "drawn"]
+        text = " ".join(t["text"] for t in narration.turns([{"seat": seat, "events": public}], names))
+        if move["action"] == "draw_stock":
+            draws += 1
+            assert drawn and all(drawn[0] not in repr(e) for e in public)
+            assert text.startswith(f"{names[seat]} a pioché")
+        if move["action"] == "discard":
+            discards += 1
+            assert narration.card_words(move["card"]) in text
+    assert draws and discards
+
+
+def test_thanasis_close_on_the_first_turn_says_so():
+    hand = ["AH1", "2H1", "3H1", "6D1", "7D1", "8D1", "8S1", "9S1", "10S1", "JS1", "4C1"]
+    first = rig({0: hand}, seats=3)
+    new, events = games.get("thanasis").apply(first, 0, {"action": "close", "card": "4C1"})
+    close = next(e for e in events if e["kind"] == "close")
+    assert close["first_turn"] and new["last_round"]["first_turn"]
+    assert "a fait Thanasis d'entrée" in told(events, seat=0) or "a fermé d'entrée" in told(events, seat=0)
+
+    later = rig({0: hand}, seats=3, discard=("5S2", "6S2", "QD2"))
+    new, events = games.get("thanasis").apply(later, 0, {"action": "close", "card": "4C1"})
+    assert not new["last_round"]["first_turn"]
+    assert "d'entrée" not in told(events, seat=0)
