@@ -30,9 +30,33 @@ def stakes_escrow(*, table: Table, seats: list[Seat]) -> None:
                             idempotency_key=f"stake:{table.pk}:{seat.user_id}")
 
 
+def _penalty(table: Table, balance: int) -> int:
+    """The abandon penalty a player with `balance` tokens pays: the game's, at most what he has."""
+    setting = getattr(table, "game_abandon_penalty", None)  # read with the table on the hot path (tables.reads)
+    if setting is None:
+        setting = table.game.abandon_penalty
+    return max(0, min(setting, balance))
+
+
+def abandon_cost(*, table: Table, seat: Seat | None) -> int:
+    """What « Quitter » would cost this seat now: the penalty `abandon_penalty` then charges, as
+    tables.services.seat_abandon decides it (a match under way and the seat still in it; a table that has not
+    started, or a seat already out, costs nothing). The stake is not in it: it is in the pot already."""
+    if seat is None or seat.is_bot or seat.user_id is None or seat.left:
+        return 0
+    if table.status != Table.Status.PLAYING or not table.state:
+        return 0
+    if seat.position not in table.state.get("active", []):
+        return 0
+    balance = getattr(seat, "balance", None)  # read with the seats on the hot path (tables.reads)
+    if balance is None:
+        balance = user_balance(seat.user)
+    return _penalty(table, balance)
+
+
 def abandon_penalty(*, table: Table, user: User) -> None:
     """Leaving after the deal: the stake stays in the pot, and the penalty goes to the house."""
-    penalty = min(table.game.abandon_penalty, user_balance(user))
+    penalty = _penalty(table, user_balance(user))
     if penalty > 0:
         transfer_create(source=player_account(user), target=house_account(), amount=penalty,
                         reason=LedgerEntry.Reason.PENALTY, table_id=table.pk,

@@ -18,7 +18,7 @@ from django.urls import reverse
 from jinja2 import meta, nodes
 from markupsafe import Markup
 
-PARTS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_end")
+PARTS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_end", "move_log")
 
 
 def url(name: str, *args) -> str:
@@ -123,7 +123,7 @@ def render_push(context: dict) -> str:
 
 # Pieces that often stay the same from one move to the next (my hand while the others play, the score sheet)
 # or from one seat to the next (the stock and the discard pile): worth comparing their inputs.
-MEMO_PIECES = ("centre", "hand", "actions", "scores", "round_end")
+MEMO_PIECES = ("centre", "hand", "actions", "scores", "round_end", "move_log")
 
 
 class PieceMemo:

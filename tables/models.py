@@ -42,6 +42,13 @@ class Game(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("rules_page", args=[self.slug])
 
+    @property
+    def playable(self) -> bool:
+        """Playable at a live table now (an engine and bots): the home page offers « Jouer », else « Bientôt »."""
+        from tables.forms import live_slugs
+
+        return self.slug in live_slugs()
+
     def allowed_stakes(self) -> list[int]:
         return sorted({int(x) for x in self.stakes.split(",") if x.strip()})
 
@@ -99,6 +106,8 @@ class Table(models.Model):
     state = models.JSONField(null=True, blank=True, editable=False)
     seed = models.CharField(max_length=64, blank=True, editable=False)  # server-side only
     deadline = models.DateTimeField("fin du coup en cours", null=True, blank=True)
+    # The current round's latest public events, one entry per move (tables.recent): « what just happened ».
+    recent_events = models.JSONField("derniers coups", default=list, blank=True, editable=False)
     settled = models.BooleanField("jetons réglés", default=False)
     created = models.DateTimeField("créée le", auto_now_add=True)
     started_at = models.DateTimeField("commencée le", null=True, blank=True)

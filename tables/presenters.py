@@ -5,8 +5,8 @@ from functools import lru_cache
 
 from django.utils import timezone
 
-from engine import cards
-from tables import reads
+from engine import cards, narration
+from tables import economy, reads
 from tables.models import Seat, Table
 
 ACTION_LABELS = {
@@ -229,6 +229,8 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
         "is_host": me is not None and me.user_id is not None and me.user_id == table.host_id,
         "free_seats": max(0, table.seats_count - len(seats)),
         "chat": lambda: reads.recent_chat(table.pk),  # a callable: only the full page reads it, never a push
+        "leave_cost": economy.abandon_cost(table=table, seat=me),  # what the ledger charges on « Quitter »
+        **_recent_ctx(table, seats_ctx, me),
     }
     if view is None:
         return ctx
@@ -258,6 +260,19 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
             if view["phase"] == "DRAW" and ctx["tm"]["help_line"]:
                 ctx["hint"] = ctx["tm"]["help_line"]
     return ctx
+
+
+MOVE_LOG_TURNS = 12
+
+
+def _recent_ctx(table: Table, seats_ctx: list[dict], me: Seat | None) -> dict:
+    """« What just happened »: the last turn as a line, and the round's latest turns (newest first), told
+    from the public events kept with the table (tables.recent); plain strings, so a piece drawn from them
+    is drawn again only when they change (tables.live.PieceMemo)."""
+    names = {s["position"]: s["name"] for s in seats_ctx}
+    told = narration.turns(getattr(table, "recent_events", None) or [], names, me.position if me else None)
+    texts = tuple(t["text"] for t in reversed(told))
+    return {"last_move": texts[0] if texts else "", "move_log": texts[:MOVE_LOG_TURNS]}
 
 
 def _round_end(view: dict, seats_ctx: list[dict], wild: str | None, value=cards.deadwood_value) -> dict | None:
@@ -419,6 +434,16 @@ def _chips(melds: list[dict]) -> list[dict]:
     return out
 
 
+def _opening_plan(best: dict) -> str:
+    """The opening the solver found, as « Déposer » proposes it with nothing chosen (static/js/table.js):
+    JSON `{melds: [{cards, wilds?}], text}`, every meld laid in turn."""
+    melds = [{"cards": m["cards"], **({"wilds": m["wilds"]} if m.get("wilds") else {})} for m in best["melds"]]
+    parts = " + ".join(f"{_cards_text(m['cards'], m.get('wilds'))} ({m.get('points', 0)} pts)" for m in best["melds"])
+    already = f" avec les {best['staged_points']} déjà préparés" if best.get("staged_points") else ""
+    text = (f"Première pose proposée : {parts} = {best['total']} points{already} (il en faut {best['threshold']}).")
+    return json.dumps({"melds": melds, "text": text}, ensure_ascii=False)
+
+
 def _option_line(view: dict) -> str:
     if view.get("target") is not None:
         return "Partie en une manche" if str(view["target"]) == "1" else f"Objectif : {view['target']} points"
@@ -514,15 +539,18 @@ def table_melds_ctx(view: dict, seats_ctx: list[dict], me: dict | None, is_my_tu
     opening_reason = f"Pose d'abord tes {threshold} points de première pose." if threshold else ""
     can_lay_down = acting and bool(sugg.get("melds"))
     if acting and not can_lay_down:
-        meld_reason = (f"Tes combinaisons ne font que {best['total']} points : il en faut {best['threshold']}."
-                       if best and not best.get("reaches") else "Aucune combinaison à poser dans ta main.")
+        meld_reason = (f"Aucune combinaison de ta main n'atteint les {best['threshold']} points de la première "
+                       f"pose : au mieux {best['total']}." if best and not best.get("reaches")
+                       else "Aucune combinaison à poser dans ta main.")
     else:
         meld_reason = why("Aucune combinaison à poser dans ta main.")
+    # « Déposer » with nothing chosen, before my first lay-down: the solver's whole opening, not one meld of it.
+    opening_plan = _opening_plan(best) if acting and not may_act and best and best.get("reaches") else ""
     # Déposer and Défausser are always there (disabled with their reason); the other table actions show
     # while I play my turn, « Échanger le joker » when a joker lies on the table, « Sortir » when I may.
     buttons = [
         {"tm": "meld", "label": "Déposer", "enabled": can_lay_down, "acting": acting, "reason": meld_reason,
-         "show": True},
+         "show": True, "plan": opening_plan},
         {"tm": "lay_off", "label": "Ajouter", "enabled": actionable and open_end, "show": acting,
          "reason": why(opening_reason if not may_act else "Aucune combinaison à compléter sur la table.")},
     ]

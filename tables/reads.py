@@ -3,8 +3,9 @@
 Every move reads its table under a lock, and after the commit the table's seats to render each one's view.
 Compiling these ORM queries cost more than the rest of a move together (bench/load.py: several ms per move on
 this machine, against tens of µs for the SQL itself), so they are written out once here. They return model
-instances as the ORM would (`Model.objects.raw` applies the fields' converters: JSON, dates), with two
-extras: `table.game_slug` (the engine to use, without reading the game) and `seat.username`.
+instances as the ORM would (`Model.objects.raw` applies the fields' converters: JSON, dates), with these
+extras: `table.game_slug` (the engine to use, without reading the game), `table.game_abandon_penalty`,
+`seat.username` and `seat.balance` (what « Quitter » would cost, tables.economy.abandon_cost).
 """
 
 from django.db import connection
@@ -19,7 +20,8 @@ def seat_position(table_id: int, user_id: int) -> int | None:
     return None if row is None else row[0]
 
 
-TABLE_SQL = "SELECT t.*, g.slug AS game_slug FROM tables_table t JOIN tables_game g ON g.id = t.game_id WHERE t.id = %s"
+TABLE_SQL = ("SELECT t.*, g.slug AS game_slug, g.abandon_penalty AS game_abandon_penalty "
+             "FROM tables_table t JOIN tables_game g ON g.id = t.game_id WHERE t.id = %s")
 
 
 def table(table_id: int) -> Table | None:
@@ -45,9 +47,10 @@ def seat_locked(table_id: int, user_id: int) -> Seat | None:
 
 
 def seats_of(table_id: int) -> list[Seat]:
-    """The table's seats in order, each with its player's `username` (None for a bot)."""
+    """The table's seats in order, each with its player's `username` and token `balance` (None for a bot)."""
     return list(Seat.objects.raw(
-        "SELECT s.*, u.username AS username FROM tables_seat s LEFT JOIN accounts_user u ON u.id = s.user_id "
+        "SELECT s.*, u.username AS username, a.balance AS balance FROM tables_seat s "
+        "LEFT JOIN accounts_user u ON u.id = s.user_id LEFT JOIN accounts_account a ON a.user_id = s.user_id "
         "WHERE s.table_id = %s ORDER BY s.position", [table_id]))
 
 

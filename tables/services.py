@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine import IllegalMove, games
 from engine.rng import new_seed
-from tables import economy, presence, reads, scheduler, writes
+from tables import economy, presence, reads, recent, scheduler, writes
 from tables.models import Game, Seat, Table, TableMove
 
 log = logging.getLogger(__name__)
@@ -180,16 +180,18 @@ def play_move(*, table_id: int, seat: int, move, expected_version: int | None, a
             state, _events = engine.apply(table.state, seat, move)
         except IllegalMove as error:
             return MoveOutcome(False, table.version, error)
-        _commit_state(table, engine, state, seat=seat, move=move, actor=actor)
+        _commit_state(table, engine, state, seat=seat, move=move, actor=actor, events=_events)
         return MoveOutcome(True, table.version)
 
 
-def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: dict, actor: str) -> None:
+def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: dict, actor: str,
+                  events: list | None = None) -> None:
     previous, before = table.version, table.state
     table.state = state
     table.version = previous + 1
     _update_deadline(table, before)
     fields = ["state", "version", "deadline"]
+    fields += recent.record(table, state, events, seat=seat)  # the round's public events (tables.recent)
     result = engine.result(state)
     if result is not None and table.status == Table.Status.PLAYING:
         table.status = Table.Status.FINISHED
@@ -241,7 +243,8 @@ def seat_abandon(*, table_id: int, user: User) -> None:
         seat.left = True
         seat.save(update_fields=["left"])
         economy.abandon_penalty(table=table, user=user)
-        _commit_state(table, engine, state, seat=seat.position, move={"action": "leave"}, actor="player")
+        _commit_state(table, engine, state, seat=seat.position, move={"action": "leave"}, actor="player",
+                      events=_events)
 
 
 def replay(table: Table) -> dict | None:

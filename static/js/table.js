@@ -26,6 +26,7 @@
   var localOrder = null;      // the hand order I sent last (kept across pushes until the server has it)
   var sortables = [];
   var lastStatusText = "";
+  var lastMoveText = null;    // the last-move line (#table-last-move) read out last
   var focusKey = null;
   var before = null;          // what the table showed before a push (to animate what changed)
   var errorTimer = null;
@@ -299,14 +300,20 @@
     fitHand();
     restoreFocus();
     fillInviteUrl();
+    var said = [];
+    var moveText = lastMoveLine();
+    if (moveText && moveText !== lastMoveText && lastMoveText !== null) said.push(moveText);
+    lastMoveText = moveText;
     if (status) {
       var main = $(".status-main", status);
       var text = main ? main.textContent.replace(/\s+/g, " ").trim() : "";
       if (text && text !== lastStatusText) {
-        if (lastStatusText) announce(text);
+        if (lastStatusText) said.push(text);
         lastStatusText = text;
       }
     }
+    if (said.length) announce(said.join(" "));  // « Dernier coup : Robot Expert a pioché, … » then whose turn
+    tmFlushQueue();
     if (roundEnd && roundEnd.classList.contains("is-open") && wasOpen === false) {
       var title = $("#round-end-title");
       if (title) title.focus({ preventScroll: true });
@@ -319,6 +326,12 @@
         if (current) current.innerHTML = "";
       }, 9000);
     }
+  }
+
+  /** What #table-last-move says (the last turn, public moves only: templates/tables/live/status.jinja). */
+  function lastMoveLine() {
+    var line = $("#table-last-move");
+    return line ? line.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
   function refused() {
@@ -583,6 +596,8 @@
   var tmSelected = [];        // chosen card ids, in click order
   var tmChip = null;          // {key, wilds}: the suggestion picked last (its wild statement is kept)
   var tmDrag = null;          // {card, order} while a hand card is dragged
+  var tmProposal = null;      // the opening « Déposer » proposed with nothing chosen (data-tm-plan), while chosen
+  var tmQueue = null;         // {melds, version, error}: the rest of a proposed opening, one meld per push
 
   function tmHand() { return $("#table-hand[data-tm]"); }
 
@@ -714,7 +729,11 @@
     var readings = tmSelected.length >= 3 ? tmRead(tmSelected, rules) : [];
     var best = readings.reduce(function (m, r) { return !m || r.points > m.points ? r : m; }, null);
     var text = "";
-    if (tmSelected.length === 1) {
+    if (tmProposing()) {
+      readings = [];
+      best = null;
+      text = tmProposal.text + " Touche encore « Déposer » pour " + (tmProposal.melds.length > 1 ? "tout poser." : "la poser.");
+    } else if (tmSelected.length === 1) {
       text = "Carte choisie : " + tmCardLabel(tmSelected[0]) + ". ";
       if (rules.acting) {
         text += tmTargets(tmSelected).layoffs.length || tmTargets(tmSelected).swaps.length
@@ -787,7 +806,56 @@
     tmRefresh();
   }
 
+  /** The server's proposed opening on « Déposer » (tables.presenters._opening_plan), or null. */
+  function tmPlan() {
+    var button = $('[data-tm-act="meld"][data-tm-plan]');
+    if (!button) return null;
+    try { return JSON.parse(button.getAttribute("data-tm-plan")); } catch (e) { return null; }
+  }
+
+  function tmPlanCards(plan) {
+    return plan.melds.reduce(function (all, m) { return all.concat(m.cards); }, []);
+  }
+
+  function tmProposing() {
+    return !!(tmProposal && tmSelected.length && tmKey(tmSelected) === tmKey(tmPlanCards(tmProposal)));
+  }
+
+  /** Stage the first of `melds` now, the others one by one as each push shows the previous one staged. */
+  function tmSendQueued(melds) {
+    var first = melds[0];
+    var error = $("#table-error");
+    tmQueue = melds.length > 1 ? { melds: melds.slice(1), version: tmVersion(), error: error ? error.textContent.trim() : "" } : null;
+    tmSend(Object.assign({ action: "meld", cards: first.cards.slice() }, first.wilds ? { wilds: first.wilds } : {}), first.cards[0]);
+  }
+
+  function tmFlushQueue() {
+    if (!tmQueue) return;
+    if (tmVersion() === tmQueue.version) return;  // the push of the meld just sent has not come yet
+    var error = $("#table-error");
+    var refusedNow = error && error.textContent.trim() && error.textContent.trim() !== tmQueue.error;
+    var next = tmQueue.melds;
+    var inHand = next[0].cards.every(function (id) { return $('#table-hand [data-card="' + id + '"]'); });
+    tmQueue = null;
+    if (refusedNow || !tmRules().acting || !inHand) return;
+    tmSendQueued(next);
+  }
+
   function tmMeld() {
+    var plan = tmPlan();
+    if (!tmSelected.length && plan && plan.melds && plan.melds.length) {
+      // Before the first lay-down: propose the whole opening the solver found (it reaches the threshold),
+      // never one meld of it that would fall short; a second « Déposer » lays it all.
+      tmProposal = plan;
+      tmSelect(tmPlanCards(plan), null);
+      return;
+    }
+    if (tmProposing()) {
+      var melds = tmProposal.melds.slice();
+      tmProposal = null;
+      tmSendQueued(melds);
+      return;
+    }
     if (!tmSelected.length) {
       var chip = $("[data-tm-pick]");
       if (chip) { tmPick(chip); hint("Voici ta meilleure combinaison : touche encore « Déposer » pour la poser."); }
@@ -980,7 +1048,11 @@
       return;
     }
     var el = event.target.closest("button");
-    if (!el || el.getAttribute("aria-disabled") === "true") return;
+    if (!el) return;
+    if (el.getAttribute("aria-disabled") === "true") {
+      if (el.hasAttribute("data-tm-act")) hint(el.getAttribute("data-reason") || "");  // « Aucune combinaison … »
+      return;
+    }
     if (el.hasAttribute("data-tm-act")) tmAct(el);
     else if (el.hasAttribute("data-tm-pick")) tmPick(el);
     else if (el.hasAttribute("data-tm-chooser-cancel")) tmChooserHide();
@@ -1104,6 +1176,7 @@
     if (!root) return;
     var status = $("#table-status .status-main");
     lastStatusText = status ? status.textContent.replace(/\s+/g, " ").trim() : "";
+    lastMoveText = lastMoveLine();
     afterUpdate();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
