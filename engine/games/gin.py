@@ -126,7 +126,7 @@ class GinRami(dd.DrawDiscardGame):
     info = GameInfo(
         slug="gin", name="Gin Rami", min_players=2, max_players=4, default_players=2,
         options=(Option("match", "Fin de la partie",
-                        (("1", "1 manche"), ("100", "100 points de pénalité")), "1"),),
+                        (("1", "1 manche"), ("100", "100 points de pénalité")), "100"),),
     )
     deck = DECK
     deck_set = frozenset(DECK)

@@ -26,10 +26,12 @@ def balance(page: Page, base: str) -> int:
     return int(page.get_by_test_id("balance").inner_text())
 
 
-def create_table(page: Page, base: str, game: str, seats: int, others: list[str]) -> None:
+def create_table(page: Page, base: str, game: str, seats: int, others: list[str], options: dict | None = None) -> None:
     page.goto(f"{base}/tables/?jeu={game}")
     form = page.locator("form#create-table, form[action$='/tables/nouvelle/']").first
     form.locator("select[name=seats_count]").select_option(str(seats))
+    for name, value in (options or {}).items():
+        form.locator(f"select[name=opt_{name}]").select_option(value)
     for position, choice in enumerate(others, start=1):
         form.locator(f"select[name=seat_{position}]").select_option(choice)
     form.get_by_role("button", name="Créer la table").click()
@@ -118,7 +120,7 @@ def test_two_friends_play_gin_through_an_invite_link(live_site, browser, artifac
     alice_ctx, bruno_ctx = browser.new_context(), browser.new_context()
     alice, bruno = alice_ctx.new_page(), bruno_ctx.new_page()
     sign_up(alice, live_site, "alice")
-    create_table(alice, live_site, "gin", 2, ["human"])
+    create_table(alice, live_site, "gin", 2, ["human"], {"match": "1"})  # one round (the form says 100 points)
     invite = alice.locator("#invite-url").input_value()
     assert "/tables/invitation/" in invite
 

@@ -56,9 +56,9 @@ def test_registry_and_info():
     assert (info.slug, info.name, info.min_players, info.max_players, info.default_players) == (
         "gin", "Gin Rami", 2, 4, 2)
     (match,) = info.options
-    assert match.name == "match" and match.default == "1"
+    assert match.name == "match" and match.default == "100"  # a match to 100 points unless the table says 1
     assert match.choices == (("1", "1 manche"), ("100", "100 points de pénalité"))
-    assert info.clean_options({"turn_timer_s": 15}) == {"match": "1"}
+    assert info.clean_options({"turn_timer_s": 15}) == {"match": "100"}
     with pytest.raises(ValueError):
         info.clean_options({"match": "50"})
 
