@@ -31,7 +31,7 @@ MEASURE = """() => {
   for (const el of document.querySelectorAll('#table-centre .pile.stock')) add('la pioche', el);
   for (const el of document.querySelectorAll('#table-centre .pile.discard')) add('la défausse', el);
   for (const el of document.querySelectorAll('#table-hand [data-card]'))
-    add('carte ' + el.getAttribute('aria-label'), el);
+    add('carte ' + el.querySelector('.visually-hidden').textContent, el);
   for (const el of document.querySelectorAll('#table-actions .button:not([aria-disabled="true"])'))
     add('bouton « ' + el.textContent.trim() + ' »', el);
   return {boxes: out, scrollX: window.scrollX, scrollY: window.scrollY,
@@ -52,7 +52,8 @@ WILD_MARKERS = """() => {
     if (!corner || corner.closest('.card') !== card) continue;
     seen += 1;
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (!hit || hit.closest('.card') !== card) hidden.push(card.getAttribute('aria-label') || card.className);
+    const name = card.getAttribute('aria-label') || (card.querySelector('.visually-hidden') || {}).textContent;
+    if (!hit || hit.closest('.card') !== card) hidden.push(name || card.className);
   }
   return {seen, hidden};
 }"""

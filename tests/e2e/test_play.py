@@ -140,7 +140,7 @@ def test_two_friends_play_gin_through_an_invite_link(live_site, browser, artifac
             break
         alice.wait_for_timeout(100)
     me, other = (alice, bruno) if alice.locator(take).count() else (bruno, alice)
-    upcard = me.locator(take).get_attribute("aria-label").split(" : ", 1)[1]
+    upcard = me.locator(take + " .card").get_attribute("aria-label")
     me.locator(take).click()
     expect(other.locator("#table-opponents .seat-picked")).to_contain_text("A pris dans la défausse", timeout=5000)
     expect(other.locator(f'#table-opponents .picked-card[aria-label="{upcard}"]')).to_be_visible()
@@ -151,7 +151,7 @@ def test_two_friends_play_gin_through_an_invite_link(live_site, browser, artifac
         for me, other in ((alice, bruno), (bruno, alice)):
             if me.locator("#table-hand.can-discard").count():
                 card = me.locator("#table-hand button.card:not(.taken)").last
-                name = card.get_attribute("aria-label")
+                name = card.locator(".visually-hidden").first.text_content()
                 card.click()
                 expect(other.locator("#table-centre .pile.discard .card").first).to_have_attribute(
                     "aria-label", re.compile(re.escape(name)), timeout=5000)
