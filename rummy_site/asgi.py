@@ -1,6 +1,7 @@
 import os
 
 from django.core.asgi import get_asgi_application
+from django.urls import re_path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
 django_asgi_app = get_asgi_application()
@@ -13,13 +14,17 @@ from rummy_site.autobahn_quiet import quiet_autobahn_debug_arguments  # noqa: E4
 from rummy_site.embedded_worker import start_embedded_worker  # noqa: E402
 from rummy_site.gc_tuning import tune_gc  # noqa: E402
 from rummy_site.websocket_close_codes import allow_protocol_close_codes  # noqa: E402
+from rummy_site.websocket_not_found import NotFoundConsumer  # noqa: E402
 from tables.presence import start_heartbeat  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(
+            # Any other path is closed with 4404 (rummy_site/websocket_not_found.py), not a traceback.
+            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, re_path(r"", NotFoundConsumer.as_asgi())]))
+        ),
     }
 )
 
