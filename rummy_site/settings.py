@@ -11,6 +11,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from rummy_site.log_filters import BAD_REQUEST_LOGGERS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
@@ -135,9 +137,9 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
-# Development serves files straight from static/ (no collectstatic needed for `make run`).
-WHITENOISE_USE_FINDERS = DEBUG
-WHITENOISE_AUTOREFRESH = DEBUG
+# Development serves files straight from static/ (no collectstatic needed for `make run`), DEBUG on or off.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_AUTOREFRESH = not PRODUCTION
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -208,6 +210,7 @@ PRESENCE_DEAD_AFTER_BEATS = int(os.environ.get("PRESENCE_DEAD_AFTER_BEATS", "3")
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
+CSRF_FAILURE_VIEW = "rummy_site.errors.csrf_failure"  # French, in the site's layout
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -224,10 +227,22 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Bad requests (a bad Host header, too many POST fields, a 404…): one warning line without traceback, at most
+# this many per minute of each kind (rummy_site/log_filters.py); 5xx keep their traceback.
+BAD_REQUEST_LOG_LINES_PER_MINUTE = int(os.environ.get("BAD_REQUEST_LOG_LINES_PER_MINUTE", "5"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "bad_request_lines": {
+            "()": "rummy_site.log_filters.BadRequestLines",
+            "per_minute": BAD_REQUEST_LOG_LINES_PER_MINUTE,
+        },
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        **{name: {"filters": ["bad_request_lines"]} for name in BAD_REQUEST_LOGGERS},
+    },
 }

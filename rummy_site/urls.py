@@ -11,3 +11,6 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# A bad request (400) is answered without the request in the page (rummy_site/errors.py).
+handler400 = "rummy_site.errors.bad_request"

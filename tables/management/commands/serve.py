@@ -2,6 +2,10 @@
 
 In the embedded default the worker is a thread inside daphne (memory broker), so one
 process is enough. Ctrl-C stops every child cleanly.
+
+The children run with DEBUG off unless the environment asks for it (`make run DEBUG=1`): with DEBUG on,
+Django answers a mistyped address with the list of every URL pattern and an error with its traceback and
+settings, to anyone who can reach the port.
 """
 
 import contextlib
@@ -12,6 +16,19 @@ import sys
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+
+def child_environment(environ=None) -> dict[str, str]:
+    """The environment of daphne and the worker: DEBUG off unless it is set."""
+    env = dict(os.environ if environ is None else environ)
+    if not env.get("DEBUG", "").strip():
+        env["DEBUG"] = "0"
+    return env
+
+
+def debug_on(env: dict[str, str]) -> bool:
+    """As rummy_site.settings reads DEBUG."""
+    return env.get("DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
 class Command(BaseCommand):
@@ -26,9 +43,13 @@ class Command(BaseCommand):
         commands = [[python, "-m", "daphne", "-b", host, "-p", str(port), "rummy_site.asgi:application"]]
         if settings.REDIS_URL:
             commands.append([python, "-m", "celery", "-A", "rummy_site", "worker", "-l", "INFO", "-c", "2"])
-        children = [subprocess.Popen(cmd) for cmd in commands]
+        env = child_environment()
+        children = [subprocess.Popen(cmd, env=env) for cmd in commands]
         mode = "PostgreSQL + Redis" if settings.REDIS_URL else "SQLite, couche en mémoire, worker intégré"
-        self.stdout.write(self.style.SUCCESS(f"Site prêt sur http://{host}:{port}/  ({mode}) — Ctrl-C pour arrêter"))
+        debug = "mode débogage" if debug_on(env) else "make run DEBUG=1 pour déboguer"
+        self.stdout.write(
+            self.style.SUCCESS(f"Site prêt sur http://{host}:{port}/  ({mode}, {debug}) — Ctrl-C pour arrêter")
+        )
 
         def stop(*_):
             for child in children:
