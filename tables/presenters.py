@@ -170,6 +170,7 @@ def _seats_ctx(table: Table, seats: list[Seat], view: dict | None, me: Seat | No
             "position": seat.position,
             "name": seat_name(seat),
             "is_bot": seat.is_bot,
+            "bot_level": seat.bot_level if seat.is_bot else None,  # the robot's avatar shows its level
             "is_me": me is not None and seat.pk == me.pk,
             "connected": seat.connected,
             "left": seat.left,
@@ -218,7 +219,8 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
         "seated": my_seat is not None,
         "seats": seats_ctx,
         # What the score sheet shows of each seat: it stays the same while a round is played.
-        "score_seats": [{key: s[key] for key in ("position", "name", "is_me", "active", "score")} for s in seats_ctx],
+        "score_seats": [{key: s[key] for key in ("position", "name", "is_me", "is_bot", "bot_level", "active", "out",
+                                                 "score")} for s in seats_ctx],
         "opponents": _around(seats_ctx, me),
         "is_my_turn": is_my_turn,
         "phase": (view or {}).get("phase"),

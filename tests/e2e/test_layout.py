@@ -189,6 +189,22 @@ def test_every_game_fits_the_screen_at_my_turn(live_site, page, artifacts_dir, s
             page.screenshot(path=str(artifacts_dir / f"layout-{game}-{w}-acting.png"))
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(150)
+        if page.locator("#table-hand [data-tm-pick]").count():
+            # the fullest turn of a rummy with melds on the table: cards chosen, then a meld staged
+            page.locator("#table-hand [data-tm-pick]").first.click()
+            page.wait_for_timeout(150)
+            _check_on_screen(page, width, height, f"{game} {width}×{height} cartes choisies", problems)
+            version = page.locator("#table-status").get_attribute("data-version")
+            page.locator("[data-tm-act=meld]").click()
+            expect(page.locator("#table-status")).not_to_have_attribute("data-version", version, timeout=10000)
+            page.wait_for_timeout(300)
+            for w, h in sizes:
+                page.set_viewport_size({"width": w, "height": h})
+                page.wait_for_timeout(150)
+                _check_on_screen(page, w, h, f"{game} {w}×{h} combinaison préparée", problems)
+                page.screenshot(path=str(artifacts_dir / f"layout-{game}-{w}-staged.png"))
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
         _check_wilds(page, game, problems)
         _check_panel(page, width, height, game, problems)
     assert not problems, "\n".join(problems)
