@@ -5,14 +5,7 @@ The real daphne really sends 4404 (an application code, which autobahn's sendClo
 is accepted): test_daphne_sends_4404 below.
 """
 
-import asyncio
 import logging
-import os
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -103,56 +96,18 @@ def test_http_table_pages_beyond_64_bits_are_404(client, make_player, caplog):
 
 # --- the real daphne --------------------------------------------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.mark.django_db(transaction=True)
-def test_daphne_sends_4404(tmp_path):
+def test_daphne_sends_4404(live_site, tmp_path):
     """The close frame on the wire carries 4404, and daphne's log has no traceback."""
-    websockets = pytest.importorskip("websockets")
-    from django.db import connection
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
 
-    root = Path(__file__).resolve().parents[2]
-    port = _free_port()
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "rummy_site.settings", "DEBUG": "0",
-           "CELERY_EMBEDDED_WORKER": "0", "PRESENCE_HEARTBEAT_SECONDS": "0"}
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    db = connection.settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        env["SQLITE_PATH"] = str(db["NAME"])
-    else:
-        env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    log_path = tmp_path / "daphne.log"
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                 "rummy_site.asgi:application"], cwd=root, env=env, stdout=log, stderr=log)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.1)
+    def code_of(path: str) -> int:
+        with connect(live_site.replace("http://", "ws://") + path, origin=live_site, open_timeout=10) as sock:
+            with pytest.raises(ConnectionClosed):
+                sock.recv(timeout=10)
+            return sock.close_code
 
-        async def code_of(path: str) -> int:
-            async with websockets.connect(f"ws://127.0.0.1:{port}{path}",
-                                          origin=f"http://127.0.0.1:{port}") as sock:
-                with pytest.raises(websockets.ConnectionClosed):
-                    await asyncio.wait_for(sock.recv(), 10)
-                return sock.close_code
-
-        async def run():
-            return [await code_of(path) for path in ("/ws/nope/", "/ws/tables/abc/",
-                                                        "/ws/tables/10000000000000000000000000/")]
-
-        assert asyncio.run(run()) == [4404, 4404, 4404]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    output = log_path.read_text()
+    assert [code_of(p) for p in ("/ws/nope/", "/ws/tables/abc/", "/ws/tables/10000000000000000000000000/")] == [
+        4404, 4404, 4404]
+    output = (tmp_path / "site.log").read_text()
     assert "Traceback" not in output and "No route found" not in output, output
