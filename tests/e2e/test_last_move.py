@@ -5,7 +5,7 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.e2e.test_play import create_table, sign_up
 
@@ -59,9 +59,13 @@ def test_last_move_names_a_bot_move_and_quitter_states_what_the_ledger_charges(l
         dialog.accept()
 
     page.on("dialog", answer)
-    if page.locator("#table-round-end.is-open:not(.is-hidden)").count():
-        page.locator("#table-round-end [data-round-end-hide]").first.click()
-    page.locator("#table-actions form.leave-form button[type=submit]").click()
+    for _ in range(5):  # a round may be over: its sheet covers the table until the next one is dealt
+        expect(page.locator("#table-round-end.is-open")).to_have_count(0, timeout=20000)
+        try:
+            page.locator("#table-actions form.leave-form button[type=submit]").click(timeout=3000)
+            break
+        except Exception:  # swapped by a push, or covered by a sheet that just opened
+            continue
     page.wait_for_url(re.compile(r"/tables/$"), timeout=10000)
     (message,) = messages
     cost = int(re.search(r"Quitter coûte (\d+) jetons?", message).group(1))
