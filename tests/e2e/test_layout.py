@@ -26,12 +26,14 @@ MEASURE = """() => {
     const x = el.matches('[data-card]') ? r.left + Math.min(8, r.width / 2) : r.left + r.width / 2;
     const hit = document.elementFromPoint(Math.min(Math.max(x, 0), innerWidth - 1),
                                           Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1));
-    out.push([what, r.left, r.top, r.right, r.bottom, !!hit && (hit === el || el.contains(hit))]);
+    const onTop = !!hit && (hit === el || el.contains(hit));
+    out.push([what, r.left, r.top, r.right, r.bottom, onTop || (hit ? hit.tagName + '.' + hit.className : 'rien')]);
   };
   for (const el of document.querySelectorAll('#table-centre .pile.stock')) add('la pioche', el);
   for (const el of document.querySelectorAll('#table-centre .pile.discard')) add('la défausse', el);
   for (const el of document.querySelectorAll('#table-hand [data-card]'))
     add('carte ' + el.querySelector('.visually-hidden').textContent, el);
+  for (const el of document.querySelectorAll('#table-status .status-main')) add("la ligne « À toi de jouer »", el);
   for (const el of document.querySelectorAll('#table-actions .button:not([aria-disabled="true"])'))
     add('bouton « ' + el.textContent.trim() + ' »', el);
   return {boxes: out, scrollX: window.scrollX, scrollY: window.scrollY,
@@ -95,8 +97,8 @@ def _check_on_screen(page: Page, width: int, height: int, moment: str, problems:
     for what, left, top, right, bottom, _on_top in off:
         problems.append(f"{moment}: {what} hors de l'écran ({left:.0f},{top:.0f})–({right:.0f},{bottom:.0f})")
     for what, *_box, on_top in seen["boxes"]:
-        if not on_top and not any(what == box[0] for box in off):
-            problems.append(f"{moment}: {what} est caché par autre chose")
+        if on_top is not True and not any(what == box[0] for box in off):
+            problems.append(f"{moment}: {what} est caché par {on_top}")
     kinds = {box[0].split(" ")[0] for box in seen["boxes"]}
     for needed in ("la", "carte"):
         if needed not in kinds:
