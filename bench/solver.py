@@ -11,6 +11,11 @@ figures per workload:
 
 rlcard's gin rummy meld utility (get_best_meld_clusters) is timed on the same Gin hands when
 rlcard is installed (`pip install rlcard`; it is not a project dependency).
+
+`python -m bench.solver --game rummikub [--positions N]`: the exact Rummikub solver
+(engine/games/rummikub_solver.py) on random positions of a 14-tile rack against a 40-tile table made of
+valid sets (fixed seed), CPU time per position, split by the number of jokers in play (they cost the
+most), then a RESULT line.
 """
 
 import argparse
@@ -119,10 +124,94 @@ def rlcard_gin(n: int) -> dict | None:
     return summary("rlcard gin 10 cards", time_each(rl_deadwood, cases, cold=False))
 
 
+def _random_set(rng: random.Random) -> list[str]:
+    """The faces of a random run (3-5 tiles) or group (3-4 colours)."""
+    if rng.random() < 0.5:
+        colour, size = rng.choice("RYBK"), rng.choice((3, 3, 3, 4, 4, 5))
+        start = rng.randint(1, 14 - size)
+        return [f"{colour}{n}" for n in range(start, start + size)]
+    number, size = rng.randint(1, 13), rng.choice((3, 4))
+    return [f"{c}{number}" for c in rng.sample("RYBK", size)]
+
+
+def rummikub_positions(n: int, rng: random.Random, rack_size: int = 14, table_size: int = 40):
+    """`n` (rack, table tiles): a table of exactly `table_size` tiles in random valid sets, the rack drawn
+    from the other tiles. Each joker is where a uniformly random tile would be: on the table with
+    probability 40/106, on the rack 14/106, else in the pool (on the table it stands in a random set)."""
+    from engine.games import _tiles
+
+    total = len(_tiles.TILES)
+    out = []
+    while len(out) < n:
+        where = {}
+        for joker in _tiles.JOKERS:
+            x = rng.random() * total
+            where[joker] = "table" if x < table_size else ("rack" if x < table_size + rack_size else "pool")
+        to_table = [j for j in _tiles.JOKERS if where[j] == "table"]
+        left = {t for t in _tiles.TILES if not _tiles.is_joker(t)}
+        table: list[str] = []
+        for _ in range(3000):
+            if len(table) == table_size:
+                break
+            faces = _random_set(rng)
+            if len(table) + len(faces) > table_size:
+                continue
+            tiles = []
+            for face in faces:
+                copies = [t for t in (face + "a", face + "b") if t in left]
+                if not copies:
+                    break
+                tiles.append(rng.choice(copies))
+            else:
+                late = len(table) + len(tiles) + len(to_table) >= table_size - 4
+                if to_table and (late or rng.random() < 0.1):
+                    tiles[rng.randrange(len(tiles))] = to_table.pop()
+                table += tiles
+                left -= set(tiles)
+        if len(table) != table_size or to_table:
+            continue
+        rack = rng.sample(sorted(left, key=_tiles.sort_key), rack_size - sum(w == "rack" for w in where.values()))
+        rack += [j for j in _tiles.JOKERS if where[j] == "rack"]
+        out.append((rack, table))
+    return out
+
+
+def run_rummikub(n: int) -> None:
+    from engine.games import rummikub_solver
+
+    rng = random.Random(SEED)
+    cases = rummikub_positions(n, rng)
+    times, by_jokers = [], {0: [], 1: [], 2: []}
+    placed = 0
+    for rack, table in cases:
+        t = time.process_time()
+        sol = rummikub_solver.solve(rack, table)
+        dt = time.process_time() - t
+        times.append(dt)
+        by_jokers[sum(x in ("J1", "J2") for x in rack + table)].append(dt)
+        placed += sol.count
+    print(f"Python {sys.version.split()[0]}, {n} positions (rack 14, table 40), seed {SEED}, "
+          f"mean rack tiles placed {placed / n:.2f}")
+    for jokers, ts in by_jokers.items():
+        if len(ts) >= 2:
+            q = statistics.quantiles(ts, n=100)
+            print(f"  {jokers} joker(s) in play: {len(ts):>4} positions   p50 {q[49] * 1e3:7.1f} ms   "
+                  f"p99 {q[98] * 1e3:7.1f} ms   max {max(ts) * 1e3:7.1f} ms")
+    row = summary("rummikub 14 vs 40", times)
+    print(f"RESULT rummikub_positions={n} rummikub_p50_ms={row['p50_us'] / 1e3:.1f} "
+          f"rummikub_p99_ms={row['p99_us'] / 1e3:.1f} rummikub_max_ms={row['max_us'] / 1e3:.1f}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=20000, help="hands per workload (default 20000)")
+    parser.add_argument("--game", choices=("melds", "rummikub"), default="melds",
+                        help="melds: the card meld solver (default); rummikub: the tile solver")
+    parser.add_argument("--positions", type=int, default=500, help="rummikub positions (default 500)")
     args = parser.parse_args(argv)
+    if args.game == "rummikub":
+        run_rummikub(args.positions)
+        return
     print(f"Python {sys.version.split()[0]}, {args.hands} hands per workload, seed {SEED}")
     ours = run_ours(args.hands)
     theirs = rlcard_gin(args.hands // 4)
