@@ -14,6 +14,7 @@ _MODULES = {
     "rami40": "engine.games.rami40",
     "kalooki": "engine.games.kalooki",
     "rami-traditionnel": "engine.games.rami_traditionnel",
+    "rummikub": "engine.games.rummikub",  # engine only: no bot yet, so tables.forms.live_slugs leaves it out
 }
 
 _cache: dict = {}

@@ -252,9 +252,10 @@ def why_invalid(tiles, stated: dict | None = None) -> str | None:
             return "un même numéro y est deux fois"
         if len(tiles) > MAX_RUN:
             return "une suite a au plus 13 tuiles"
-        if max(numbers) - min(numbers) + 1 > len(tiles):
-            return "les numéros ne se suivent pas"
-        return "une suite ne passe pas de 13 à 1"
+        wrapped = sorted((n + 13) if n < 7 else n for n in numbers)  # 12-13-1 read around the top
+        if 1 in numbers and 13 in numbers and wrapped[-1] - wrapped[0] + 1 <= len(tiles):
+            return "une suite ne passe pas de 13 à 1 (le 1 est toujours en bas)"
+        return "les numéros ne se suivent pas"
     return "ce n'est ni une suite (une seule couleur) ni un groupe (un seul numéro)"
 
 
