@@ -48,7 +48,13 @@ SHOW_ROUND_END = """() => {
 }"""
 
 
+# Colours are measured once the pieces a push swapped in have faded in (finite animations and transitions done).
+SETTLED = """() => document.getAnimations().every(a => a.playState !== 'running'
+                                                 || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
 def _violations(page: Page, where: str) -> list[str]:
+    page.wait_for_function(SETTLED, timeout=5000)
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     found = page.evaluate(RUN_AXE)

@@ -55,7 +55,8 @@ WILD_MARKERS = """() => {
     seen += 1;
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     const name = card.getAttribute('aria-label') || (card.querySelector('.visually-hidden') || {}).textContent;
-    if (!hit || hit.closest('.card') !== card) hidden.push(name || card.className);
+    if (!hit || hit.closest('.card') !== card)
+      hidden.push((name || card.className) + ' (sous ' + (hit ? hit.tagName + '.' + hit.className : 'rien') + ')');
   }
   return {seen, hidden};
 }"""
