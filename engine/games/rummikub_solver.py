@@ -188,9 +188,13 @@ def solve(rack, table, opening: bool = False) -> Solution | None:
     backs = []  # per number: [back-pointers of the colour steps 0..3, of the group-joker step]
     for v in range(1, 14):
         jok_score = (v * W + 1) if opening else 0
-        steps = []
+        steps = [None] * 4
         cur = layer
-        for i, c in enumerate(COLOURS):
+        # Colours with the fewest tiles of this number first: the partial states stay fewer.
+        order = sorted(range(4), key=lambda i: forced.get(f"{COLOURS[i]}{v}", 0)
+                       + len(rack_by_face.get(f"{COLOURS[i]}{v}", ())))
+        for i in order:
+            c = COLOURS[i]
             face = f"{c}{v}"
             f_t = forced.get(face, 0)
             f_a = f_t + len(rack_by_face.get(face, ()))
@@ -206,7 +210,7 @@ def solve(rack, table, opening: bool = False) -> Solution | None:
                     if sc > get(nk, -1):
                         nxt[nk] = sc
                         back[nk] = (key, opt)
-            steps.append(back)
+            steps[i] = back
             cur = nxt
             if not cur:
                 return None
@@ -229,6 +233,7 @@ def solve(rack, table, opening: bool = False) -> Solution | None:
                     layer[nk] = sc
                     back[nk] = (key, jg, k)
         steps.append(back)
+        steps.append(order)
         backs.append(steps)
         if not layer:
             return None
@@ -257,7 +262,7 @@ def _rebuild(backs, key, table_by_face, rack_by_face, joker_ids, rack_ids, openi
         steps = backs[v - 1]
         key, jg, k = steps[4][key]
         colours = [None] * 4
-        for i in range(3, -1, -1):
+        for i in reversed(steps[5]):
             prev, (_delta, used, g, acts, _jok) = steps[i][key]
             colours[i] = (used, g, acts)
             key = prev
