@@ -101,6 +101,18 @@ def _group_counts(g_total: int, g_max: int, jokers: int) -> int:
     return -1
 
 
+def _group_table() -> dict:
+    """(colours giving 1 tile, colours giving 2) -> ((group jokers, groups), ...) for the feasible joker
+    counts 0, 1, 2 in increasing order."""
+    out = {}
+    for n1 in range(5):
+        for n2 in range(5 - n1):
+            g_total, g_max = n1 + 2 * n2, 2 if n2 else (1 if n1 else 0)
+            out[(n1, n2)] = tuple((jg, k) for jg in range(3) if (k := _group_counts(g_total, g_max, jg)) >= 0)
+    return out
+
+
+_GROUPS = _group_table()
 _STATES = tuple((a, b) for a in range(4) for b in range(a, 4))  # a colour's sorted slot pair: 10 states
 _INDEX = {st: n for n, st in enumerate(_STATES)}
 _P = (1, 10, 100, 1000)  # state key: colour states in base 10, then jokers used, then group tallies
@@ -125,11 +137,18 @@ def _step_options(i: int, forced: int, avail: int, jokers_left: int) -> tuple:
 
 @cache
 def _scored_options(i: int, forced: int, avail: int, jokers_left: int, v: int, opening: bool) -> tuple:
-    """`_step_options` with each option's score: (key delta, score delta, option)."""
+    """`_step_options` with each option's score: (key delta, score delta, option, colour-state delta)."""
     nat_score = (v * W + 1) if opening else (W + v)
     jok_score = (v * W + 1) if opening else 0
-    return tuple(tuple((opt[0], (opt[1] - forced) * nat_score + opt[4] * jok_score, opt) for opt in row)
+    return tuple(tuple((opt[0], (opt[1] - forced) * nat_score + opt[4] * jok_score, opt, _state_delta(opt))
+                       for opt in row)
                  for row in _step_options(i, forced, avail, jokers_left))
+
+
+def _state_delta(opt: tuple) -> int:
+    """The colour-state part of an option's key delta (without its jokers and group tallies)."""
+    delta, _used, g, _acts, jok = opt
+    return delta - jok * _J - (g == 1) * _N1 - (g == 2) * _N2
 
 
 def _slot_ge(a: int, b: int) -> bool:
@@ -193,9 +212,8 @@ def solve(rack, table, opening: bool = False) -> Solution | None:
         # Colours with the fewest tiles of this number first: the partial states stay fewer.
         order = sorted(range(4), key=lambda i: forced.get(f"{COLOURS[i]}{v}", 0)
                        + len(rack_by_face.get(f"{COLOURS[i]}{v}", ())))
-        for i in order:
-            c = COLOURS[i]
-            face = f"{c}{v}"
+        for i in order[:3]:
+            face = f"{COLOURS[i]}{v}"
             f_t = forced.get(face, 0)
             f_a = f_t + len(rack_by_face.get(face, ()))
             per_j = [_scored_options(i, f_t, f_a, jmax - j, v, opening) for j in range(jmax + 1)]
@@ -204,7 +222,7 @@ def solve(rack, table, opening: bool = False) -> Solution | None:
             back = {}
             get = nxt.get
             for key, score in cur.items():
-                for d, sd, opt in per_j[(key // _J) % 3][(key // p) % 10]:
+                for d, sd, opt, _ds in per_j[(key // _J) % 3][(key // p) % 10]:
                     nk = key + d
                     sc = score + sd
                     if sc > get(nk, -1):
@@ -216,22 +234,33 @@ def solve(rack, table, opening: bool = False) -> Solution | None:
                 return None
             if len(cur) > 32:
                 _prune_dominated(cur, (p,))
+        # The last colour and the groups of this number in one step: its choices go straight to the
+        # next layer (group tallies dropped, group jokers counted).
+        i = order[3]
+        face = f"{COLOURS[i]}{v}"
+        f_t = forced.get(face, 0)
+        f_a = f_t + len(rack_by_face.get(face, ()))
+        per_j = [_scored_options(i, f_t, f_a, jmax - j, v, opening) for j in range(jmax + 1)]
+        p = _P[i]
         layer = {}
         back = {}
+        get = layer.get
         for key, score in cur.items():
             j0 = (key // _J) % 3
             n1 = (key // _N1) % 5
             n2 = (key // _N2) % 5
             base = key % _J
-            for jg in range(0, jmax - j0 + 1):
-                k = _group_counts(n1 + 2 * n2, 2 if n2 else (1 if n1 else 0), jg)
-                if k < 0:
-                    continue
-                nk = base + (j0 + jg) * _J
-                sc = score + jg * jok_score
-                if sc > layer.get(nk, -1):
-                    layer[nk] = sc
-                    back[nk] = (key, jg, k)
+            for _d, sd, opt, ds in per_j[j0][(key // p) % 10]:
+                g = opt[2]
+                j1 = j0 + opt[4]
+                for jg, k in _GROUPS[(n1 + (g == 1), n2 + (g == 2))]:
+                    if j1 + jg > jmax:
+                        break
+                    nk = base + ds + (j1 + jg) * _J
+                    sc = score + sd + jg * jok_score
+                    if sc > get(nk, -1):
+                        layer[nk] = sc
+                        back[nk] = (key, opt, jg, k)
         steps.append(back)
         steps.append(order)
         backs.append(steps)
@@ -260,9 +289,11 @@ def _rebuild(backs, key, table_by_face, rack_by_face, joker_ids, rack_ids, openi
     plan = []  # per number: (per-colour (used, g, acts), jg, k)
     for v in range(13, 0, -1):
         steps = backs[v - 1]
-        key, jg, k = steps[4][key]
+        order = steps[5]
+        key, opt, jg, k = steps[4][key]
         colours = [None] * 4
-        for i in reversed(steps[5]):
+        colours[order[3]] = (opt[1], opt[2], opt[3])
+        for i in reversed(order[:3]):
             prev, (_delta, used, g, acts, _jok) = steps[i][key]
             colours[i] = (used, g, acts)
             key = prev
