@@ -170,17 +170,19 @@ _DOM_DELTAS = {p: tuple(tuple(d * p for d in ds) for ds in _DOMINATED) for p in 
 
 def _prune_dominated(layer: dict, digits: tuple = _P) -> None:
     """Drop states whose slots are dominated, one colour at a time, by a state scoring at least as much
-    (exact: the dominating state can copy every continuation of the dropped one, see `_slot_ge`)."""
+    (exact: the dominating state can copy every continuation of the dropped one, see `_slot_ge`; slot
+    dominance is a partial order, so each dropped state keeps a surviving dominator)."""
     get = layer.get
     for p in digits:
         deltas = _DOM_DELTAS[p]
-        for key, score in list(layer.items()):
-            if get(key) is None:
-                continue
+        dead = []
+        for key, score in layer.items():
             for d in deltas[(key // p) % 10]:
                 s2 = get(key + d)
                 if s2 is not None and s2 <= score:
-                    del layer[key + d]
+                    dead.append(key + d)
+        for key in dead:
+            layer.pop(key, None)
 
 
 def solve(rack, table, opening: bool = False) -> Solution | None:

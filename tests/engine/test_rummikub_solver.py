@@ -93,7 +93,7 @@ def positions(draw):
     return rack, table
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_solver_matches_brute_force(position):
     rack, table = position
@@ -123,6 +123,24 @@ def test_random_wide_positions_against_brute_force():
         rack, table = tiles[:5], []
         for size in (3, 4):
             for combo in itertools.combinations(tiles[5:], size):
+                if not set(combo) & set(table) and _tiles.is_valid_set(combo):
+                    table += combo
+        sol = solve(rack, table)
+        check_solution(sol, rack, table)
+        assert (sol.count, sol.value) == brute(rack, table)
+
+
+def test_one_colour_with_both_jokers_against_brute_force():
+    """Many runs of one colour at once (both copies and both jokers): the two run slots per colour hold."""
+    rng = random.Random(11)
+    for _ in range(60):
+        colour, lo = rng.choice("RYBK"), rng.randint(1, 9)
+        pool = [f"{colour}{n}{k}" for n in range(lo, min(13, lo + rng.randint(3, 4)) + 1) for k in "ab"]
+        tiles = rng.sample(pool + ["J1", "J2"], min(len(pool) + 2, rng.randint(6, 11)))
+        rack, rest = tiles[:rng.randint(1, 6)], tiles[6:]
+        table = []
+        for size in (3, 4, 5):
+            for combo in itertools.combinations(rest, size):
                 if not set(combo) & set(table) and _tiles.is_valid_set(combo):
                     table += combo
         sol = solve(rack, table)
