@@ -102,14 +102,14 @@ def _group_counts(g_total: int, g_max: int, jokers: int) -> int:
 
 
 def _group_table() -> dict:
-    """(colours giving 1 tile, colours giving 2) -> ((group jokers, groups), ...) for the feasible joker
-    counts 0, 1, 2 in increasing order."""
-    out = {}
-    for n1 in range(5):
-        for n2 in range(5 - n1):
+    """Index 5 * (colours giving 1 tile) + (colours giving 2) -> ((group jokers, groups), ...) for the
+    feasible joker counts 0, 1, 2 in increasing order."""
+    out = []
+    for n1 in range(6):
+        for n2 in range(5):
             g_total, g_max = n1 + 2 * n2, 2 if n2 else (1 if n1 else 0)
-            out[(n1, n2)] = tuple((jg, k) for jg in range(3) if (k := _group_counts(g_total, g_max, jg)) >= 0)
-    return out
+            out.append(tuple((jg, k) for jg in range(3) if (k := _group_counts(g_total, g_max, jg)) >= 0))
+    return tuple(out)
 
 
 _GROUPS = _group_table()
@@ -137,10 +137,12 @@ def _step_options(i: int, forced: int, avail: int, jokers_left: int) -> tuple:
 
 @cache
 def _scored_options(i: int, forced: int, avail: int, jokers_left: int, v: int, opening: bool) -> tuple:
-    """`_step_options` with each option's score: (key delta, score delta, option, colour-state delta)."""
+    """`_step_options` with each option's score: (key delta, score delta, option, colour-state delta,
+    offset of its group tiles in `_GROUPS`)."""
     nat_score = (v * W + 1) if opening else (W + v)
     jok_score = (v * W + 1) if opening else 0
-    return tuple(tuple((opt[0], (opt[1] - forced) * nat_score + opt[4] * jok_score, opt, _state_delta(opt))
+    return tuple(tuple((opt[0], (opt[1] - forced) * nat_score + opt[4] * jok_score, opt, _state_delta(opt),
+                        5 * (opt[2] == 1) + (opt[2] == 2))
                        for opt in row)
                  for row in _step_options(i, forced, avail, jokers_left))
 
@@ -224,7 +226,7 @@ def solve(rack, table, opening: bool = False) -> Solution | None:
             back = {}
             get = nxt.get
             for key, score in cur.items():
-                for d, sd, opt, _ds in per_j[(key // _J) % 3][(key // p) % 10]:
+                for d, sd, opt, _ds, _gi in per_j[(key // _J) % 3][(key // p) % 10]:
                     nk = key + d
                     sc = score + sd
                     if sc > get(nk, -1):
@@ -249,13 +251,11 @@ def solve(rack, table, opening: bool = False) -> Solution | None:
         get = layer.get
         for key, score in cur.items():
             j0 = (key // _J) % 3
-            n1 = (key // _N1) % 5
-            n2 = (key // _N2) % 5
+            tally = ((key // _N1) % 5) * 5 + (key // _N2) % 5
             base = key % _J
-            for _d, sd, opt, ds in per_j[j0][(key // p) % 10]:
-                g = opt[2]
+            for _d, sd, opt, ds, gi in per_j[j0][(key // p) % 10]:
                 j1 = j0 + opt[4]
-                for jg, k in _GROUPS[(n1 + (g == 1), n2 + (g == 2))]:
+                for jg, k in _GROUPS[tally + gi]:
                     if j1 + jg > jmax:
                         break
                     nk = base + ds + (j1 + jg) * _J
