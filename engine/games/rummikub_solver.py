@@ -12,27 +12,37 @@
 `solve(rack, [], opening=True)` is the first-meld question (rack tiles only, the table untouched):
 the highest first-meld value (a joker counts the number it stands for), then the most tiles.
 
-Method: dynamic programming over the numbers 1..13 (den Hertog & Hulshof, "Solving Rummikub
-problems by integer linear programming", The Computer Journal 49(6), 2006, and the linear-time DP
-popularised from it). Numbers are scanned in increasing order. The state after number v holds, for
-each colour, the two run "slots" (two copies of each tile = at most two runs of one colour cover a
-number) with the length of the run in progress capped at 3 (0 none, 1 and 2 must continue, 3 may end
-or continue), and the number of jokers used so far. At number v each colour decides how many of its
-(c, v) tiles it uses (table tiles are forced, rack tiles optional) and how they split between
-extending/starting runs and groups of number v; the groups of v are then feasible iff, with `G` the
-tiles given to groups (plus `jg` jokers), `M` the most copies of one colour among them, some group
-count k >= M has 3k <= G + jg <= 4k. Jokers are interchangeable counts: each may stand in a run slot
-or a group; the first ones used are the table's (they must be used), the rest score as rack tiles.
-A run can not wrap (13-1) because the scan stops at 13 with every slot at 0 or 3.
+Method: dynamic programming over the numbers 1..13, the state-over-values programme described by van
+Rijn, Takes and Vis ("The complexity of Rummikub problems", 2015; den Hertog and Hulshof, "Solving
+Rummikub problems by integer linear programming", The Computer Journal, 2006, gave the ILP model it is
+usually compared with). Numbers are scanned in increasing order. The state after number v holds, for
+each colour, the two run "slots" (two copies of each tile: two runs of one colour may cover a number)
+with the length of the run in progress capped at 3 (0 none, 1 and 2 must continue, 3 may end or
+continue), and the number of jokers used so far. At number v each colour decides how many of its (c, v)
+tiles it uses (table tiles are forced, rack tiles optional) and how they split between extending or
+starting runs and the groups of number v; those groups are feasible iff, with `G` the tiles given to
+groups plus `jg` jokers and `M` the most copies of one colour among them, some group count k >= M has
+3k <= G + jg <= 4k (copies dealt round-robin, jokers taking missing colours). Jokers are
+interchangeable counts: each may stand in a run slot or a group; the first ones used are the table's
+(they must all be used), the rest score as rack tiles. A run cannot wrap (13-1): the scan stops at 13
+and every slot must then be at 0 or 3. With jokers a third run of one colour could in principle cover
+a number; such tables can be re-cut into two runs by moving jokers to run ends, which the brute-force
+tests (tests/engine/test_rummikub_solver.py, one colour with both jokers among them) keep checking.
+
+Speed, all exact: states are integers (colour slot pairs in base 10, then jokers and group tallies);
+a layer is built colour by colour, the colours with the fewest tiles first, merging equal partial
+states, and the last colour is merged with the group step; a state is dropped when another one with
+at least its score has slots that can do all its slots can (one colour differing: 3 can end or go on,
+2 and 1 must go on; `_slot_ge`).
 
 Why this method: it is exact by construction (every valid table is one path through the states and
-every path is a valid table), and its cost is linear in the numbers with a bounded state space,
-independent of how many sets the table holds, so a 40-tile table is no harder than a 10-tile one.
-Search with pruning blows up on tables with many interchangeable tiles; a MILP would need a solver
-dependency and pays its start-up cost on every call. In pure Python the DP only visits reachable
-states (a slot of length 1 or 2 dies when the next tile is missing), which keeps a 14-tile rack
-against a 40-tile table around a few milliseconds. The layer is built colour by colour (merging equal
-partial states) instead of taking the product of the four colours' choices at once.
+every path a valid table) and linear in the numbers, with a state space bounded whatever the table
+(10 slot pairs per colour, 3 joker counts), so its worst case stays predictable; most positions touch
+a few hundred states. Search over set partitions with pruning explodes on tables with many equivalent
+tiles; a MILP (highspy, OR-Tools) would add a compiled dependency to a pure engine and pay its model
+build on every call. Measured (bench/solver.py --game rummikub, 14-tile rack against 40 table tiles,
+loaded 2-core machine): p50 about 7 ms, p99 about 43 ms; both jokers in play cost the most. Tables of
+60-80 tiles keep more states alive (forced tiles) and take 60-250 ms at the median.
 """
 
 from dataclasses import dataclass
