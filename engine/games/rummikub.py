@@ -33,6 +33,7 @@ from engine import moves
 from engine.base import Game, GameInfo, Option, event, to_seat
 from engine.errors import IllegalMove
 from engine.games import _tiles
+from engine.games import rummikub_plays as plays
 from engine.games import rummikub_solver as solver
 from engine.games._draw_discard import check_seat, next_active
 from engine.rng import shuffled
@@ -184,7 +185,24 @@ def set_view(s: dict) -> dict:
             "faces": list(reading.faces), "value": reading.value}
 
 
-# ---------------------------------------------------------------- solver access (cached)
+# ---------------------------------------------------------------- suggestions: cheap on the hot path, exact on demand
+
+QUICK_TABLE = 12  # table tiles the view's suggestion lets the exact solver rearrange (a few ms at most)
+
+
+def quick_play(state: dict, seat: int) -> dict | None:
+    """The play `legal_moves` and the acting seat's view suggest: `{table, jokers, placed, count, value}`
+    (an `end_turn` that passes the checks), or None when none is found. Cheap (a few ms whatever the
+    table): the exact first meld; once opened, the better of the additions and new sets that leave
+    the table as it is and the exact solver's rearrangement of the (at most `QUICK_TABLE`) table tiles
+    the rack touches most, half as many with a joker on the rack (`rummikub_plays.guarded_play`).
+    The whole table's best play is `best_play` (`Rummikub.hint`)."""
+    rack = state["racks"][seat]
+    if not rack:
+        return None
+    cap = QUICK_TABLE // 2 if any(_tiles.is_joker(t) for t in rack) else QUICK_TABLE  # jokers cost the solver most
+    return plays.guarded_play(rack, state["table"], bool(state["opened"][seat]), cap)
+
 
 @lru_cache(maxsize=2048)
 def _best_play(rack: tuple, table_tiles: tuple, opened: bool):
@@ -194,8 +212,9 @@ def _best_play(rack: tuple, table_tiles: tuple, opened: bool):
 
 
 def best_play(state: dict, seat: int) -> dict | None:
-    """The solver's best commit for `seat` now: `{table, jokers, placed, count, value}` (an `end_turn`
-    that passes the checks), or None when nothing can be placed (first meld: below 30)."""
+    """The exact solver's best commit for `seat` now, rearranging the whole table: `{table, jokers,
+    placed, count, value}` (an `end_turn` that passes the checks), or None when nothing can be placed
+    (first meld: below 30). On demand only (`Rummikub.hint`): 60-250 ms on a table of 60-80 tiles."""
     rack = tuple(_tiles.sorted_tiles(state["racks"][seat]))
     if not rack:
         return None
@@ -265,6 +284,18 @@ class Rummikub(Game):
     }
     actions = frozenset({"draw_stock", "pass", "rearrange", "undo", "end_turn", "next_round", "leave"})
     tiles = _tiles.TILES
+    family = "tiles"
+    action_labels = {
+        "draw_stock": "Piocher",
+        "pass": "Passer",
+        "undo": "Annuler le tour",
+        "end_turn": "Valider",
+        "next_round": "Manche suivante",
+    }
+    phase_hints = {
+        **Game.phase_hints,
+        TURN: "Pose des tuiles de ton chevalet ou réarrange la table, puis valide ; sinon pioche.",
+    }
 
     # -- match and rounds
 
@@ -360,7 +391,7 @@ class Rummikub(Game):
                 pass
             return out
         out = [{"action": "draw_stock"} if state["pool"] else {"action": "pass"}]
-        play = best_play(state, seat)
+        play = quick_play(state, seat)
         if play is not None:
             out.append({"action": "end_turn", "table": play["table"], "jokers": play["jokers"]})
         return out
@@ -625,13 +656,22 @@ class Rummikub(Game):
             "legal": self.legal_moves(state, seat) if seat is not None else [],
             "arrangement": None,
             "staged": self._staged_view(state, seat) if acting and state["staged"] else None,
-            "suggestion": best_play(state, seat) if acting else None,
+            "suggestion": quick_play(state, seat) if acting else None,
             "history": copy.deepcopy(state["history"]),
             "out": [dict(o) for o in state["out"]],
             "last_round": copy.deepcopy(state["last_round"]) if over else None,
             "result": self.result(state),
         }
         return view
+
+    def hint(self, state: dict, seat: int) -> dict | None:
+        """The exact solver's best play for the acting `seat` over the whole table (`best_play`), for an
+        on-demand « Aide » path; None when it is not this seat's turn or nothing can be placed. Not in
+        the view: it can cost 60-250 ms on a big table."""
+        check_seat(state, seat)
+        if state["phase"] != TURN or seat != state["current"] or seat not in state["active"] or state["staged"]:
+            return None
+        return best_play(state, seat)
 
     def _staged_view(self, state: dict, seat: int) -> dict:
         """The acting seat's latest proposal: each set with its validity, what would leave the rack, and
