@@ -4,21 +4,25 @@
     python -m bench.bots --game gin --matches 400 --jobs 2
     python -m bench.bots --game rami --matches 200 --l3-matches 100 --limit 100
     python -m bench.bots --game rami-traditionnel --quick
+    python -m bench.bots --game rummikub --matches 300 --jobs 1
 
-Every game with bots: Thanasis, Gin Rami and the table-meld rummies (Rami, Rami 40, Kalooki, Rami
-traditionnel). Each pairing (level 2 vs level 1, level 3 vs level 2) plays whole matches from fixed seeds
-(`bench:<game>:<i>`); the stronger level sits at seat i % 2, so seats alternate.
+Every game with bots: Thanasis, Gin Rami, the table-meld rummies (Rami, Rami 40, Kalooki, Rami
+traditionnel) and Rummikub. Each pairing (level 2 vs level 1, level 3 vs level 2) plays whole matches
+from fixed seeds (`bench:<game>:<i>`); the stronger level sits at seat i % 2, so seats alternate.
 
 `--limit` is the game's match option, by default the table's default: Thanasis has none (matches go to
 101, last one standing); Gin `match` (1 round, or 100 penalty points: the bench's default, as before);
 Rami, Rami 40, Kalooki `point_limit` (1: the first round decides, 50, 100 by default); Rami traditionnel
-`target` (1: one round, 100, 250 by default, 500). A match that has not ended after `--max-steps` moves (a
-round can stall in Rami 40 / Kalooki when every table meld is full and every hand is down to one card)
-counts as a draw, and the count is printed, with how the rounds ended and by which level.
+`target` (1: one round, 100, 250 by default, 500); Rummikub `rounds` (1, 3 by default, 5). A match that
+has not ended after `--max-steps` moves (a round can stall in Rami 40 / Kalooki when every table meld is
+full and every hand is down to one card) counts as a draw, and the count is printed, with how the rounds
+ended and by which level.
 
 Decision times are measured around `engine.bots.choose` for real decisions only (two legal moves or
 more), per level: CPU time of the deciding thread (one core, what the RESULT line reports, robust to
-other load on the machine) and wall-clock time.
+other load on the machine) and wall-clock time; below each, the CPU of the whole bot turn as the server
+runs it (`legal_moves` + `view` + the decision: caches the view fills, e.g. Rummikub's suggestion, are
+then warm for the decision).
 The last line is machine-readable: `RESULT game=… l2_vs_l1=… l3_vs_l2=… l1_p99_ms=… l2_p99_ms=… l3_p99_ms=…`.
 """
 
@@ -33,7 +37,7 @@ from multiprocessing import Pool
 
 from engine import bots, games
 
-GAMES = ("thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel")
+GAMES = ("thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel", "rummikub")
 BENCH_DEFAULT_LIMIT = {"gin": "100"}  # Gin's table default is one round; its ladder has always used 100
 MAX_STEPS = 6000
 PAIRS = ((2, 1), (3, 2))
@@ -84,6 +88,7 @@ def play_match(task: tuple) -> dict:
     state = game.new_match(seats=2, options=options, seed=seed)
     wall = {strong: [], weak: []}
     cpu = {strong: [], weak: []}
+    turn = {strong: [], weak: []}  # CPU of legal_moves + view + decision: the whole bot turn on the server
     step = 0
     while game.result(state) is None and step < max_steps:
         to_act = game.to_act(state)
@@ -91,6 +96,7 @@ def play_match(task: tuple) -> dict:
             state, _ = game.apply(state, state["active"][0], {"action": "next_round"})
             continue
         for seat in to_act:
+            t_turn = time.thread_time()
             legal = game.legal_moves(state, seat)
             view = game.view(state, seat)
             rng = random.Random(f"{seed}:{step}:{seat}")
@@ -100,6 +106,7 @@ def play_match(task: tuple) -> dict:
             if len(legal) > 1:
                 wall[levels[seat]].append(elapsed * 1000)
                 cpu[levels[seat]].append(used * 1000)
+                turn[levels[seat]].append((time.thread_time() - t_turn) * 1000)
             state, _ = game.apply(state, seat, move)
             step += 1
     result = game.result(state)
@@ -111,7 +118,7 @@ def play_match(task: tuple) -> dict:
         stalled = False
     endings = Counter((row["ending"], "strong" if row.get("winner") == strong_seat else "weak")
                       for row in state["history"] if row.get("ending") and row.get("winner") is not None)
-    return {"pair": (strong, weak), "score": score, "wall": wall, "cpu": cpu, "rounds": state["round"],
+    return {"pair": (strong, weak), "score": score, "wall": wall, "cpu": cpu, "turn": turn, "rounds": state["round"],
             "steps": step, "stalled": stalled, "endings": endings}
 
 
@@ -124,7 +131,7 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
             results = pool.map(play_match, tasks, chunksize=1)
     else:
         results = [play_match(t) for t in tasks]
-    summary = {"pairs": {}, "wall": {1: [], 2: [], 3: []}, "cpu": {1: [], 2: [], 3: []}}
+    summary = {"pairs": {}, "wall": {1: [], 2: [], 3: []}, "cpu": {1: [], 2: [], 3: []}, "turn": {1: [], 2: [], 3: []}}
     for r in results:
         entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
                                                         "stalled": 0, "endings": Counter()})
@@ -137,6 +144,7 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
         for level in r["cpu"]:
             summary["wall"][level].extend(r["wall"][level])
             summary["cpu"][level].extend(r["cpu"][level])
+            summary["turn"][level].extend(r["turn"][level])
     return summary
 
 
@@ -151,7 +159,8 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (multiprocessing)")
     parser.add_argument("--limit", "--gin-match", dest="limit", default=None,
                         help="match option: Gin match (1, 100; bench default 100), Rami / Rami 40 / Kalooki "
-                             "point_limit (1, 50, 100), Rami traditionnel target (1, 100, 250, 500); "
+                             "point_limit (1, 50, 100), Rami traditionnel target (1, 100, 250, 500), Rummikub "
+                             "rounds (1, 3, 5); "
                              "default: the table's default")
     parser.add_argument("--pairs", default="2-1,3-2", help="pairings strong-weak, e.g. 2-1,3-2")
     parser.add_argument("--iterations", type=int, default=None,
@@ -194,6 +203,9 @@ def main(argv=None) -> int:
             print(f"  L{level} decision time over {len(ts)} decisions: CPU p50 {percentile(cs, 50):.2f} ms, "
                   f"p99 {p99[level]:.2f} ms, max {max(cs):.1f} ms; wall p50 {percentile(ts, 50):.2f} ms, "
                   f"p99 {percentile(ts, 99):.2f} ms, max {max(ts):.1f} ms")
+            us = summary["turn"][level]
+            print(f"    whole turn (legal_moves + view + decision) CPU p50 {percentile(us, 50):.2f} ms, "
+                  f"p99 {percentile(us, 99):.2f} ms, max {max(us):.1f} ms")
 
     def fmt(x, digits=3):
         return "na" if x is None else f"{x:.{digits}f}"

@@ -21,6 +21,7 @@ _ADAPTER_MODULES = {
     "rami40": "engine.bots.table_meld",
     "kalooki": "engine.bots.table_meld",
     "rami-traditionnel": "engine.bots.table_meld",
+    "rummikub": "engine.bots.rummikub",
 }
 _adapters: dict = {}
 

@@ -388,11 +388,11 @@ def test_legal_moves_offer_the_solvers_play():
 
 # ---------------------------------------------------------------- the contract
 
-def test_registered_but_not_offered_without_bots():
+def test_registered_with_bots():
     from engine import bots
 
     assert "rummikub" in games.available() and games.get("rummikub") is GAME
-    assert not bots.supports("rummikub")  # tables.forms.live_slugs needs both: not in the lobby yet
+    assert bots.supports("rummikub")  # engine/bots/rummikub.py; the lobby also waits for the live table
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
