@@ -84,10 +84,19 @@ class Game:
     info: GameInfo
     # The parameters a move may carry ({name: engine.moves spec}); a family adds its own.
     move_shape: dict = moves.BASE_SHAPE
+    # The family of games this one belongs to: the site draws its table with that family's presenter and pieces.
+    family: str = ""
+    # The French words of the family's action buttons and of what the acting player is asked in each phase.
+    action_labels: dict = {}
+    phase_hints: dict = {"ROUND_OVER": "Manche terminée.", "MATCH_OVER": "Partie terminée."}
 
     @property
     def slug(self) -> str:
         return self.info.slug
+
+    def action_label(self, action: str, view: dict) -> str:
+        """The button's French label for `action` at this moment (a game may name a special case)."""
+        return self.action_labels.get(action, "")
 
     def clean_move(self, move) -> dict:
         """`move` checked against `move_shape` (known parameters, types, sizes, storable text) and reduced to

@@ -9,8 +9,11 @@ SEAT_CHOICES = [("human", "Un ami (invitation)"), ("1", "Robot Débutant"), ("2"
 
 
 def live_slugs() -> list[str]:
-    """Games playable at a live table: an engine and bots that can fill its seats."""
-    return [slug for slug in games.available() if bots.supports(slug)]
+    """Games playable at a live table: an engine, bots that can fill its seats, and a presenter for its family
+    (the pieces that draw its table)."""
+    from tables.presenters import presenter_for
+
+    return [slug for slug in games.available() if bots.supports(slug) and presenter_for(games.get(slug)) is not None]
 
 
 def playable_games():

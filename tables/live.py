@@ -48,46 +48,40 @@ def environment() -> jinja2.Environment:
     )
     env.filters["pluralize"] = defaultfilters.pluralize
     env.globals["url"] = url
-    env.globals["card_face"] = card_face
-    env.globals["card_shown"] = card_shown
-    env.globals["hand_card"] = hand_card
+    from tables.presenters import template_globals  # the families' macros (their presenters use this module)
+
+    env.globals.update(template_globals())
     return env
 
 
-# A push draws the same cards seat after seat and move after move: each card macro of
-# templates/tables/live/cards.jinja runs once per distinct card (its dict, presenters.card_ctx, and its
-# arguments) and the HTML is reused. Jinja2 macro calls were the largest single cost of rendering a push.
-CARD_CACHE_SIZE = 8192
+# A push draws the same cards (or tiles) seat after seat and move after move: a family's macros (a card's face,
+# a hand card…) run once per distinct argument (the presenter's dict for the card, and the flags) and the HTML
+# is reused. Jinja2 macro calls were the largest single cost of rendering a push.
+MACRO_CACHE_SIZE = 8192
 
 
-def _macro(name: str):
-    return getattr(environment().get_template("tables/live/cards.jinja").module, name)
+def _macro(template: str, name: str):
+    return getattr(environment().get_template(template).module, name)
 
 
-@lru_cache(maxsize=CARD_CACHE_SIZE)
-def _cached_macro(name: str, items: tuple, args: tuple) -> Markup:
-    return _macro(name)(dict(items), *args)
+@lru_cache(maxsize=MACRO_CACHE_SIZE)
+def _cached_macro(template: str, name: str, items: tuple, args: tuple) -> Markup:
+    return _macro(template, name)(dict(items), *args)
 
 
-def _card_macro(name: str, card: dict, *args) -> Markup:
-    if environment().auto_reload:  # DEBUG: templates reload when edited, so their cards must too
-        return _macro(name)(card, *args)
-    try:
-        return _cached_macro(name, tuple(card.items()), args)
-    except TypeError:  # a value that cannot be a key (a list): drawn each time
-        return _macro(name)(card, *args)
+def cached_macro(template: str, name: str):
+    """Macro `name` of `template` as a function of (a dict, then plain arguments) whose HTML is drawn once per
+    distinct arguments. Under DEBUG templates reload when edited, so their macros are drawn each time."""
 
+    def call(item: dict, *args) -> Markup:
+        if environment().auto_reload:
+            return _macro(template, name)(item, *args)
+        try:
+            return _cached_macro(template, name, tuple(item.items()), args)
+        except TypeError:  # a value that cannot be a key (a list): drawn each time
+            return _macro(template, name)(item, *args)
 
-def card_face(card: dict, badge: bool = False) -> Markup:
-    return _card_macro("face", card, badge)
-
-
-def card_shown(card: dict, size: str | None = None, badge: bool = False, extra: str | None = None) -> Markup:
-    return _card_macro("shown", card, size, badge, extra)
-
-
-def hand_card(card: dict, tm: bool = False, discardable: bool = False) -> Markup:
-    return _card_macro("hand_card", card, bool(tm), bool(discardable))
+    return call
 
 
 def render(name: str, context: dict) -> str:
@@ -95,7 +89,8 @@ def render(name: str, context: dict) -> str:
 
 
 def render_part(part: str, context: dict) -> Markup:
-    return Markup(render(f"tables/live/{part}.jinja", context))
+    """One piece of the table, drawn by the template its family's presenter names (context["pieces"])."""
+    return Markup(render(context["pieces"][part], context))
 
 
 def render_push(context: dict) -> str:
@@ -108,15 +103,17 @@ def render_push(context: dict) -> str:
     me = context.get("me") or {}
     table = context.get("table")
     seat = (getattr(table, "pk", None), me.get("position"))
+    templates = context["pieces"]
     pieces = []
     for part in PARTS:
-        inputs = _memo.inputs(part, context) if part in MEMO_PIECES and not env.auto_reload else None
-        html = None if inputs is None else _memo.get(part, seat, inputs)
+        name = templates[part]
+        inputs = _memo.inputs(name, context) if part in MEMO_PIECES and not env.auto_reload else None
+        html = None if inputs is None else _memo.get(name, seat, inputs)
         if html is None:
-            template = env.get_template(f"tables/live/{part}.jinja")
+            template = env.get_template(name)
             html = env.concat(template.root_render_func(template.new_context(shared, shared=True)))
             if inputs is not None:
-                _memo.put(part, seat, inputs, html)
+                _memo.put(name, seat, inputs, html)
         pieces.append(html)
     return "\n".join(pieces)
 
@@ -141,8 +138,8 @@ class PieceMemo:
         self.move: dict = {}  # (part, table) -> [(inputs, html)] drawn lately for the table's seats
         self.hits = 0
 
-    def inputs(self, part: str, context: dict) -> tuple | None:
-        whole, attributes = template_inputs(part)
+    def inputs(self, template: str, context: dict) -> tuple | None:
+        whole, attributes = template_inputs(template)
         values = []
         for name in whole:
             value = context.get(name)
@@ -203,8 +200,8 @@ def _read(value, attribute: str):
 
 
 @cache
-def template_inputs(part: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """What the piece's template (and the templates it includes) reads from its context: the names it reads
+def template_inputs(template: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """What a piece's template (and the templates it includes) reads from its context: the names it reads
     whole, and the (name, attribute) pairs of the names it reads only through an attribute or a constant key."""
     env = environment()
     whole: set[str] = set()
@@ -231,6 +228,6 @@ def template_inputs(part: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], 
                 raise ValueError(f"{name}: an include whose template is not a constant")
             visit(include.template.value)
 
-    visit(f"tables/live/{part}.jinja")
+    visit(template)
     whole -= set(env.globals)  # functions of their arguments only (url, card_face, …)
     return tuple(sorted(whole)), tuple(sorted((n, a) for n, a in attributes if n not in whole))

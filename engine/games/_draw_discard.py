@@ -181,6 +181,21 @@ class DrawDiscardGame(Game):
     """
 
     move_shape = {**moves.BASE_SHAPE, "card": moves.CARD}
+    family = "cards"
+    action_labels = {
+        "draw_stock": "Piocher",
+        "take_discard": "Prendre la défausse",
+        "pass": "Passer",
+        "close": "Je ferme !",
+        "knock": "Frapper",
+        "next_round": "Manche suivante",
+    }
+    phase_hints = {
+        **Game.phase_hints,
+        "DRAW": "Pioche une carte.",
+        "DISCARD": "Défausse une carte en cliquant dessus.",
+        "FIRST_UPCARD": "Prends la carte retournée ou passe.",
+    }
 
     deck: tuple = ()
     deck_set: frozenset = frozenset()

@@ -98,6 +98,12 @@ class TableMeldGame(dd.DrawDiscardGame):
         "joker": moves.CARD,
         "all": moves.Flag(),
     }
+    family = "table_meld"
+    phase_hints = {
+        **dd.DrawDiscardGame.phase_hints,
+        "DRAW": "Pioche une carte ou prends la défausse.",
+        "MELD": "Pose tes combinaisons si tu veux, puis défausse une carte.",
+    }
 
     hand_size = 13
     threshold: int | None = None

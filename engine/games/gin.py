@@ -123,6 +123,11 @@ def score_showdown(knocker: int, dw: dict[int, int], others: list[int]) -> tuple
 class GinRami(dd.DrawDiscardGame):
     # A knock may name its melds: at most 10 cards in at most 3 melds (4 players: hands of 7).
     move_shape = {**dd.DrawDiscardGame.move_shape, "arrangement": moves.ListOf(moves.ListOf(moves.CARD, 11), 11)}
+
+    def action_label(self, action: str, view: dict) -> str:
+        if action == "knock" and any(o.get("gin") for o in view.get("knock_options") or ()):
+            return "Frapper / Gin !"
+        return super().action_label(action, view)
     info = GameInfo(
         slug="gin", name="Gin Rami", min_players=2, max_players=4, default_players=2,
         options=(Option("match", "Fin de la partie",

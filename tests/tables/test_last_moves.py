@@ -105,7 +105,7 @@ def test_a_new_round_starts_an_empty_log():
 
 def test_the_move_log_is_a_memo_piece_that_reads_plain_context_names():
     assert "move_log" in live.PARTS and "move_log" in live.MEMO_PIECES
-    whole, _ = live.template_inputs("move_log")
+    whole, _ = live.template_inputs("tables/live/move_log.jinja")
     assert whole == ("move_log",)
 
 

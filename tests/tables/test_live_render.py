@@ -6,9 +6,11 @@ import random
 import pytest
 
 from engine import cards, games
-from tables import live, presenters, reads
+from tables import live, reads
 from tables.models import Table
-from tables.presenters import card_ctx, table_context
+from tables.presenters import cards as cards_presenter
+from tables.presenters import table_context
+from tables.presenters.cards import _card_fields, card_ctx, card_face, card_shown, hand_card
 from tables.rendering import render_push
 from tests.tables.helpers import create_table
 
@@ -18,7 +20,7 @@ ALL_CARDS = [f"{rank}{suit}{deck}" for rank in cards.RANKS for suit in "SHDC" fo
 
 
 def uncached(name, card, *args):
-    return live._macro(name)(card, *args)
+    return live._macro(cards_presenter.MACROS, name)(card, *args)
 
 
 @pytest.mark.parametrize("wild_rank", [None, "5"])
@@ -28,11 +30,11 @@ def test_cached_card_macros_draw_what_the_macros_draw(wild_rank):
     for card, flags in itertools.product(ALL_CARDS, flag_sets):
         ctx = card_ctx(card, wild_rank=wild_rank, **flags)
         for badge in (False, True):
-            assert live.card_face(ctx, badge) == uncached("face", ctx, badge)
+            assert card_face(ctx, badge) == uncached("face", ctx, badge)
         for size, badge, extra in (("sm", False, None), (None, True, "last"), ("xs", True, None)):
-            assert live.card_shown(ctx, size, badge, extra) == uncached("shown", ctx, size, badge, extra)
+            assert card_shown(ctx, size, badge, extra) == uncached("shown", ctx, size, badge, extra)
         for tm, discardable in ((False, False), (False, True), (True, False)):
-            assert live.hand_card(ctx, tm, discardable) == uncached("hand_card", ctx, tm, discardable)
+            assert hand_card(ctx, tm, discardable) == uncached("hand_card", ctx, tm, discardable)
 
 
 def test_a_card_dict_read_by_a_template_is_never_the_cached_one():
@@ -42,10 +44,10 @@ def test_a_card_dict_read_by_a_template_is_never_the_cached_one():
 
 
 def test_a_discardable_hand_card_leaves_the_version_to_the_page():
-    html = live.hand_card(card_ctx("7S1", points=7), False, True)
+    html = hand_card(card_ctx("7S1", points=7), False, True)
     assert "ws-send" in html and '"action": "discard"' in html and '"card": "7S1"' in html
     assert "version" not in html
-    assert "ws-send" not in live.hand_card(card_ctx("7S1", points=7), False, False)
+    assert "ws-send" not in hand_card(card_ctx("7S1", points=7), False, False)
 
 
 def playing_states(slug, seats, seed, steps):
@@ -82,6 +84,6 @@ def test_every_push_is_the_pieces_of_the_page_and_the_caches_change_nothing(play
             context = table_context(current, seats, seat)
             assert warm == "\n".join(live.render_part(part, context) for part in live.PARTS)
             live._cached_macro.cache_clear()
-            presenters._card_fields.cache_clear()
+            _card_fields.cache_clear()
             assert render_push(current, seats, seat) == warm
     assert live._memo.hits > hits  # pieces were reused, and the pushes above show they were the right ones

@@ -1,0 +1,132 @@
+"""The frame every table shares, whatever its game: the seats around it, whose turn, the clock, what just
+happened, the leave cost, the final standings. No game name and no family's field in here."""
+
+from django.utils import timezone
+
+from engine import narration
+from tables import economy, reads
+from tables.models import Seat, Table
+
+BOT_LEVELS = {1: "Débutant", 2: "Confirmé", 3: "Expert"}
+MOVE_LOG_TURNS = 12
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.is_bot:
+        return f"Robot {BOT_LEVELS.get(seat.bot_level, '')}".strip()
+    username = getattr(seat, "username", None)  # read with the seat on the hot path (tables.reads)
+    if username is None and seat.user_id is not None:
+        username = seat.user.username
+    return username or "Place libre"
+
+
+def seats_ctx(seats: list[Seat], view: dict | None, me: Seat | None) -> list[dict]:
+    """Each seat as the pieces show it; `view["players"]` (the contract's public per-seat facts) fills in
+    the count of cards or tiles in hand, the score and whether the seat is still in the match."""
+    players = {p["seat"]: p for p in (view or {}).get("players", [])}
+    current = (view or {}).get("current")
+    to_act = set((view or {}).get("to_act") or [])
+    dealer = (view or {}).get("dealer")
+    out = []
+    for seat in seats:
+        info = players.get(seat.position, {})
+        out.append({
+            "position": seat.position,
+            "name": seat_name(seat),
+            "is_bot": seat.is_bot,
+            "bot_level": seat.bot_level if seat.is_bot else None,  # the robot's avatar shows its level
+            "is_me": me is not None and seat.pk == me.pk,
+            "connected": seat.connected,
+            "left": seat.left,
+            "hand_count": info.get("hand_count", 0),
+            "score": info.get("score", 0),
+            "active": info.get("active", True),
+            "out": info.get("out"),
+            "is_current": seat.position == current or seat.position in to_act,
+            "is_dealer": seat.position == dealer,
+        })
+    return out
+
+
+def around(seats: list[dict], me: Seat | None) -> list[dict]:
+    """Opponents clockwise from my left (seat i+1), as players sit around the table."""
+    if me is None:
+        return seats
+    n = len(seats)
+    by_pos = {s["position"]: s for s in seats}
+    return [by_pos[(me.position + k) % n] for k in range(1, n) if (me.position + k) % n in by_pos]
+
+
+def recent_ctx(table: Table, seats: list[dict], me: Seat | None) -> dict:
+    """« What just happened »: the last turn as a line, and the round's latest turns (newest first), told
+    from the public events kept with the table (tables.recent); plain strings, so a piece drawn from them
+    is drawn again only when they change (tables.live.PieceMemo)."""
+    names = {s["position"]: s["name"] for s in seats}
+    told = narration.turns(getattr(table, "recent_events", None) or [], names, me.position if me else None)
+    texts = tuple(t["text"] for t in reversed(told))
+    return {"last_move": texts[0] if texts else "", "move_log": texts[:MOVE_LOG_TURNS]}
+
+
+def ranking(table: Table, seats: list[Seat], seats_ctx_: list[dict], result: dict | None) -> list[dict]:
+    """Final standings with each player's net token change for this table (from the ledger)."""
+    if not result:
+        return []
+    from django.db.models import Sum
+
+    from accounts.models import LedgerEntry
+
+    by_pos = {s["position"]: s for s in seats_ctx_}
+    users = {s.position: s.user_id for s in seats if s.user_id and not s.is_bot}
+    deltas = dict(
+        LedgerEntry.objects.filter(table_id=table.pk, account__user_id__in=users.values())
+        .values_list("account__user_id").annotate(total=Sum("amount"))
+    )
+    order = result.get("ranking") or [s["position"] for s in seats_ctx_]
+    rows = []
+    for position in order:
+        seat = by_pos.get(position)
+        if seat is None:
+            continue
+        user_id = users.get(position)
+        rows.append({**seat, "winner": position in result.get("winners", []),
+                     "tokens": deltas.get(user_id, 0) if user_id else None})
+    return rows
+
+
+def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view: dict | None,
+                  error: str | None) -> dict:
+    seats_ = seats_ctx(seats, view, me)
+    my_seat = next((s for s in seats_ if s["is_me"]), None)
+    is_my_turn = bool(view and me is not None and me.position in (view.get("to_act") or []))
+    phase = (view or {}).get("phase")
+    remaining = None
+    if table.deadline and view and view.get("to_act"):
+        remaining = max(0, int((table.deadline - timezone.now()).total_seconds()))
+    return {
+        "table": table,
+        "info": engine.info,
+        "version": table.version,
+        "view": view,
+        "has_view": view is not None,  # what the pieces test, rather than the whole view (tables.live.PieceMemo)
+        "me": my_seat,
+        "seated": my_seat is not None,
+        "seats": seats_,
+        # What the score sheet shows of each seat: it stays the same while a round is played.
+        "score_seats": [{key: s[key] for key in ("position", "name", "is_me", "is_bot", "bot_level", "active", "out",
+                                                 "score")} for s in seats_],
+        "opponents": around(seats_, me),
+        "is_my_turn": is_my_turn,
+        "phase": phase,
+        "hint": engine.phase_hints.get(phase, "") if is_my_turn else "",
+        "remaining_s": remaining,
+        "deadline_iso": table.deadline.isoformat() if table.deadline else "",
+        "error": error,
+        "is_host": me is not None and me.user_id is not None and me.user_id == table.host_id,
+        "free_seats": max(0, table.seats_count - len(seats)),
+        "chat": lambda: reads.recent_chat(table.pk),  # a callable: only the full page reads it, never a push
+        "leave_cost": economy.abandon_cost(table=table, seat=me),  # what the ledger charges on « Quitter »
+        "history": (view or {}).get("history") or [],
+        "result": (view or {}).get("result"),
+        "ranking": ranking(table, seats, seats_, (view or {}).get("result")) if view else [],
+        **recent_ctx(table, seats_, me),
+    }

@@ -1,0 +1,63 @@
+"""Game families plug in through the engine and their presenter only: the site's generic layers never ask
+"which game is this?" (issue 13)."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from engine import games
+from tables.forms import live_slugs
+from tables.presenters import FAMILIES, presenter_for
+
+TABLES = Path(__file__).resolve().parents[2] / "tables"
+GENERIC = ["services.py", "consumers.py", "tasks.py", "broadcast.py", "presence.py", "scheduler.py", "commands.py",
+           "economy.py", "reads.py", "writes.py", "recent.py", "views.py", "rendering.py", "live.py", "chat.py",
+           "forms.py", "presenters/__init__.py", "presenters/frame.py", "presenters/base.py"]
+GAME_WORDS = {*games.SLUGS, "gin", "rami", "kalooki", "canasta", "thunee", "rummikub", "thanasis"}
+# Fields of one family's view or moves, which only that family's engine and presenter may read.
+FAMILY_FIELDS = {"discard", "discard_top", "discard_pile", "stock", "stock_count", "meld", "melds", "knock",
+                 "wild_rank", "joker", "trick", "trump", "tiles", "rack", "arrangement", "picked", "closable"}
+
+
+def code_words(path: Path) -> tuple[set[str], set[str]]:
+    """The identifiers and the string constants (docstrings left out) of a module."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    names, strings = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            strings.add(node.value)
+    return names, strings
+
+
+@pytest.mark.parametrize("module", GENERIC)
+def test_the_generic_layers_name_no_game_and_no_family_field(module):
+    names, strings = code_words(TABLES / module)
+    words = {w.lower() for w in names} | {s.lower() for s in strings}
+    assert not words & GAME_WORDS, f"tables/{module} names a game"
+    assert not set(strings) & FAMILY_FIELDS, f"tables/{module} reads a family's field"
+
+
+def test_every_live_game_has_its_familys_presenter_and_pieces():
+    root = TABLES.parent / "templates"
+    for slug in live_slugs():
+        presenter = presenter_for(games.get(slug))
+        for template in presenter.templates().values():
+            assert (root / template).exists(), template
+
+
+def test_a_game_whose_family_has_no_presenter_is_not_offered():
+    """Rummikub has its engine (and will have its bots) before its tile table: not in the lobby until then."""
+    engine = games.get("rummikub")
+    assert engine.family not in FAMILIES
+    assert presenter_for(engine) is None and "rummikub" not in live_slugs()
