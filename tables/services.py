@@ -247,8 +247,9 @@ def seat_abandon(*, table_id: int, user: User) -> None:
                       events=_events)
 
 
-def replay(table: Table) -> dict | None:
-    """Rebuild the state from the seed and the log (tests and audits)."""
+def replay_steps(table: Table):
+    """(version, state) after each move of the log, rebuilt from the seed (audits: what each seat could know
+    at each version)."""
     engine = engine_for(table)
     state = None
     for entry in table.moves.order_by("seq"):
@@ -259,7 +260,13 @@ def replay(table: Table) -> dict | None:
             state, _ = engine.leave(state, entry.seat)
         else:
             state, _ = engine.apply(state, entry.seat, entry.move)
-    return state
+        yield entry.seq, state
+
+
+def replay(table: Table) -> dict | None:
+    """Rebuild the state from the seed and the log (tests and audits)."""
+    steps = list(replay_steps(table))
+    return steps[-1][1] if steps else None
 
 
 # --- seats: connection, order, bots ---------------------------------------------------------

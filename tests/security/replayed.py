@@ -7,8 +7,8 @@ somebody else or for another moment.
 
 import re
 
-from engine import games
-from tables.models import Table, TableMove
+from tables import services
+from tables.models import Table
 
 REVEALED = ("ROUND_OVER", "MATCH_OVER")
 _VERSION = re.compile(r'id="table-status"[^>]*?data-version="(\d+)"')
@@ -21,19 +21,7 @@ def frame_version(text: str) -> int | None:
 
 def states_by_version(table_id: int) -> dict[int, dict]:
     """The table's true state after each move of its log, by version (replayed from the seed)."""
-    table = Table.objects.select_related("game").get(pk=table_id)
-    engine = games.get(table.game.slug)
-    state, states = None, {}
-    for entry in TableMove.objects.filter(table_id=table_id).order_by("seq"):
-        action = entry.move.get("action")
-        if action == "start":
-            state = engine.new_match(table.seats_count, table.options, table.seed)
-        elif action == "leave":
-            state, _ = engine.leave(state, entry.seat)
-        else:
-            state, _ = engine.apply(state, entry.seat, entry.move)
-        states[entry.seq] = state
-    return states
+    return dict(services.replay_steps(Table.objects.select_related("game").get(pk=table_id)))
 
 
 def state_at(table_id: int, version: int) -> dict | None:
