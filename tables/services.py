@@ -5,6 +5,7 @@ timers and the autoplay of disconnected players all call it.
 """
 
 import logging
+from collections import deque
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -265,8 +266,8 @@ def replay_steps(table: Table):
 
 def replay(table: Table) -> dict | None:
     """Rebuild the state from the seed and the log (tests and audits)."""
-    steps = list(replay_steps(table))
-    return steps[-1][1] if steps else None
+    last = deque(replay_steps(table), maxlen=1)  # only the final state is kept
+    return last[0][1] if last else None
 
 
 # --- seats: connection, order, bots ---------------------------------------------------------
