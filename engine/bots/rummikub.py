@@ -39,7 +39,9 @@ def table_cap(rack_size: int) -> int:
         return 45
     if rack_size <= 20:
         return 36
-    return 27
+    if rack_size <= 30:
+        return 27
+    return 12
 
 
 # ---------------------------------------------------------------- what the view says

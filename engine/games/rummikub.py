@@ -188,6 +188,7 @@ def set_view(s: dict) -> dict:
 # ---------------------------------------------------------------- suggestions: cheap on the hot path, exact on demand
 
 QUICK_TABLE = 12  # table tiles the view's suggestion lets the exact solver rearrange (a few ms at most)
+QUICK_RACK = 20  # with a bigger rack, the suggestion does not rearrange at all
 
 
 def quick_play(state: dict, seat: int) -> dict | None:
@@ -195,12 +196,18 @@ def quick_play(state: dict, seat: int) -> dict | None:
     (an `end_turn` that passes the checks), or None when none is found. Cheap (a few ms whatever the
     table): the exact first meld; once opened, the better of the additions and new sets that leave
     the table as it is and the exact solver's rearrangement of the (at most `QUICK_TABLE`) table tiles
-    the rack touches most, half as many with a joker on the rack (`rummikub_plays.guarded_play`).
+    the rack touches most, half as many with a joker on the rack, none with a rack of more than
+    `QUICK_RACK` tiles (`rummikub_plays.guarded_play`).
     The whole table's best play is `best_play` (`Rummikub.hint`)."""
     rack = state["racks"][seat]
     if not rack:
         return None
-    cap = QUICK_TABLE // 2 if any(_tiles.is_joker(t) for t in rack) else QUICK_TABLE  # jokers cost the solver most
+    if len(rack) > QUICK_RACK:
+        cap = 0  # a big rack makes even a small rearrangement costly: additions and new sets only
+    elif any(_tiles.is_joker(t) for t in rack):
+        cap = QUICK_TABLE // 2  # jokers cost the solver most
+    else:
+        cap = QUICK_TABLE
     return plays.guarded_play(rack, state["table"], bool(state["opened"][seat]), cap)
 
 

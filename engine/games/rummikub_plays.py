@@ -215,7 +215,7 @@ def guarded_play(rack, sets, opened: bool, max_table: int) -> dict | None:
     """The better of the solver's play on the reduced problem (≤ `max_table` table tiles) and
     `simple_play`; a first meld is always `simple_play`'s (the exact opening). None: nothing to place."""
     simple = simple_play(rack, sets, opened)
-    if not opened or not rack:
+    if not opened or not rack or max_table <= 0:
         return simple
     table = tuple(_tiles_of(s) for s in sets)
     full = _guarded(tuple(_tiles.sorted_tiles(rack)), table, int(max_table))
