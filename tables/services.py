@@ -166,10 +166,10 @@ def play_move(*, table_id: int, seat: int, move, expected_version: int | None, a
         table = reads.table_locked(table_id)
         if table is None:
             raise Table.DoesNotExist(table_id)
+        if expected_version is not None and expected_version != table.version:
+            return MoveOutcome(False, table.version)  # stale, or a duplicate of the move that ended the match
         if table.status != Table.Status.PLAYING or table.state is None:
             return MoveOutcome(False, table.version, IllegalMove("not_playing", "La partie n'est pas en cours."))
-        if expected_version is not None and expected_version != table.version:
-            return MoveOutcome(False, table.version)
         engine = engine_for(table)
         try:
             # Only what the game declares is applied and logged (no junk, nothing a database cannot store).
