@@ -17,6 +17,7 @@ from tables.presenters.frame import frame_context
 FAMILIES = {
     "cards": "tables.presenters.cards",
     "table_meld": "tables.presenters.table_meld",
+    "tiles": "tables.presenters.tiles",
 }
 
 

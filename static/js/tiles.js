@@ -1,0 +1,463 @@
+/* The tile table (Rummikub): the rack at the bottom, the table sets in the middle.
+ *
+ * The pieces (templates/tables/live/tiles/) draw the committed table and my rack. While it is my turn the
+ * staging is here, in this page only: tiles are dragged (SortableJS, mouse and touch) from the rack or from
+ * any set onto another set or onto « + Nouvelle combinaison »; every set is checked as the engine does
+ * (engine/games/_tiles.py: groups of 3–4 distinct colours of one number, runs of 3+ consecutive numbers of
+ * one colour, jokers filling in) and outlined in red with its reason when it is not valid. « Valider » sends
+ * the whole table as one {"action": "end_turn", "table": [[ids]…]} through the hidden ws-send button of the
+ * actions piece (static/js/table.js adds the HTTP fallback); the server is the judge and its refusal shows in
+ * #table-error with « Pourquoi ? ». « Annuler le tour » puts the committed table back. Pushes redraw the
+ * pieces: the staging is kept in memory and laid out again while the table's version is unchanged.
+ */
+(function () {
+  "use strict";
+
+  var COLOURS = "RYBK";
+  var NAME = { R: "rouge", Y: "jaune", B: "bleu", K: "noir" };
+  var NAME_F = { R: "rouge", Y: "jaune", B: "bleue", K: "noire" };
+  var reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+  var stage = null;      // {version, sets: [[ids]], rack: [ids]} while I move tiles on my turn
+  var committed = null;  // {version, sets, rack}: what the server drew
+  var rackOrder = null;  // my rack's order (kept across pushes and turns, in this page)
+  var sortables = [];
+  var dragging = false;
+  var deferred = [];
+
+  function $(sel, ctx) { return (ctx || document).querySelector(sel); }
+  function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
+  function ids(box) { return $all("[data-tile]", box).map(function (t) { return t.getAttribute("data-tile"); }); }
+
+  function version() {
+    var status = $("#table-status");
+    return status ? status.getAttribute("data-version") : null;
+  }
+
+  // ------------------------------------------------------------------ the rules of a set (as _tiles.py)
+
+  function parse(id) {
+    if (id.charAt(0) === "J") return { id: id, joker: true };
+    return { id: id, c: id.charAt(0), n: parseInt(id.slice(1, -1), 10) };
+  }
+
+  function distinct(list) { return list.filter(function (v, i) { return list.indexOf(v) === i; }); }
+
+  /** The best first-meld value of the set, or null when it has no valid reading. */
+  function setValue(tiles) {
+    if (distinct(tiles).length !== tiles.length) return null;
+    var all = tiles.map(parse);
+    var nat = all.filter(function (t) { return !t.joker; });
+    var n = all.length;
+    if (!nat.length || n < 3) return null;
+    var best = null;
+    var colours = distinct(nat.map(function (t) { return t.c; }));
+    var numbers = nat.map(function (t) { return t.n; });
+    if (colours.length === 1 && distinct(numbers).length === numbers.length && n <= 13) {
+      var lo = Math.min.apply(null, numbers), hi = Math.max.apply(null, numbers);
+      for (var start = Math.min(lo, 14 - n); start >= 1; start--) {
+        var end = start + n - 1;
+        if (end < hi) break;
+        best = (start + end) * n / 2;
+        break;
+      }
+    }
+    if (distinct(numbers).length === 1 && n <= 4 && distinct(colours).length === nat.length) {
+      var group = numbers[0] * n;
+      if (best === null || group > best) best = group;
+    }
+    return best;
+  }
+
+  function label(t) { return t.joker ? "joker" : t.n + " " + NAME[t.c]; }
+
+  function describe(tiles) {
+    var all = tiles.map(parse);
+    var nat = all.filter(function (t) { return !t.joker; });
+    var jokers = all.filter(function (t) { return t.joker; }).map(function () { return "joker"; });
+    var colours = distinct(nat.map(function (t) { return t.c; }));
+    var numbers = nat.map(function (t) { return t.n; }).sort(function (a, b) { return a - b; });
+    if (nat.length >= 2 && colours.length === 1 && distinct(numbers).length > 1) {
+      return "La suite " + numbers.concat(jokers).join("-") + " " + NAME_F[nat[0].c];
+    }
+    if (nat.length >= 2 && distinct(numbers).length === 1) {
+      var ordered = nat.slice().sort(function (a, b) { return COLOURS.indexOf(a.c) - COLOURS.indexOf(b.c); });
+      return "Le groupe de " + numbers[0] + " " + ordered.map(function (t) { return NAME[t.c]; }).concat(jokers).join(", ");
+    }
+    var sorted = all.slice().sort(function (a, b) {
+      if (a.joker || b.joker) return (a.joker ? 1 : 0) - (b.joker ? 1 : 0);
+      return COLOURS.indexOf(a.c) - COLOURS.indexOf(b.c) || a.n - b.n;
+    });
+    return "La combinaison " + sorted.map(label).join(", ");
+  }
+
+  /** null when the set is valid, else the engine's French sentence for it. */
+  function whyInvalid(tiles) {
+    if (setValue(tiles) !== null) return null;
+    var reason;
+    var all = tiles.map(parse);
+    var nat = all.filter(function (t) { return !t.joker; });
+    var colours = distinct(nat.map(function (t) { return t.c; }));
+    var numbers = nat.map(function (t) { return t.n; });
+    if (tiles.length < 3) reason = "il faut au moins 3 tuiles";
+    else if (distinct(numbers).length === 1 && nat.length > 1) {
+      reason = tiles.length > 4 ? "un groupe a au plus 4 tuiles" : "deux tuiles y ont la même couleur";
+    } else if (colours.length === 1) {
+      if (distinct(numbers).length !== numbers.length) reason = "un même numéro y est deux fois";
+      else if (tiles.length > 13) reason = "une suite a au plus 13 tuiles";
+      else {
+        var wrapped = numbers.map(function (n) { return n < 7 ? n + 13 : n; }).sort(function (a, b) { return a - b; });
+        reason = numbers.indexOf(1) >= 0 && numbers.indexOf(13) >= 0 && wrapped[wrapped.length - 1] - wrapped[0] + 1 <= tiles.length
+          ? "une suite ne passe pas de 13 à 1 (le 1 est toujours en bas)" : "les numéros ne se suivent pas";
+      }
+    } else reason = "ce n'est ni une suite (une seule couleur) ni un groupe (un seul numéro)";
+    return describe(tiles) + " n'est pas valide : " + reason + ".";
+  }
+
+  // ------------------------------------------------------------------ reading and laying out the pieces
+
+  function board() { return $("#table-centre [data-tl-board]"); }
+  function rack() { return $("#table-hand [data-tl-rack]"); }
+  function acting() { return !!$("#table-centre[data-tl-acting]"); }
+
+  /** What the server drew: read off a piece just swapped in (one this file has laid out is marked). */
+  function readCommitted() {
+    var b = board(), r = rack();
+    var prev = committed || { sets: [], rack: [] };
+    return {
+      version: version(),
+      sets: b && !b.hasAttribute("data-tl-laid") ? $all("[data-tl-set]", b).map(ids) : prev.sets,
+      rack: r && !r.hasAttribute("data-tl-laid") ? ids(r) : (r ? prev.rack : [])
+    };
+  }
+
+  function sameStage(a, b) { return JSON.stringify(a.sets) === JSON.stringify(b.sets); }
+
+  function placedTiles() {
+    if (!stage || !committed) return [];
+    var onTable = {};
+    committed.sets.forEach(function (s) { s.forEach(function (t) { onTable[t] = true; }); });
+    var out = [];
+    stage.sets.forEach(function (s) { s.forEach(function (t) { if (!onTable[t]) out.push(t); }); });
+    return out;
+  }
+
+  function orderRack(list) {
+    if (!rackOrder) return list;
+    var at = {};
+    rackOrder.forEach(function (id, i) { at[id] = i; });
+    return list.slice().sort(function (a, b) {
+      var x = at[a] === undefined ? 1e6 + list.indexOf(a) : at[a];
+      var y = at[b] === undefined ? 1e6 + list.indexOf(b) : at[b];
+      return x - y;
+    });
+  }
+
+  /** Lay the tiles out as `stage` says (or my rack's order alone), then make everything draggable again. */
+  function layout() {
+    var b = board(), r = rack();
+    var byId = {};
+    $all("[data-tile]", b || document.createElement("div")).concat(r ? $all("[data-tile]", r) : [])
+      .forEach(function (t) { byId[t.getAttribute("data-tile")] = t; });
+    if (stage && b) {
+      $all("[data-tl-set], [data-tl-new], .tl-empty", b).forEach(function (el) { el.remove(); });
+      b.appendChild(newSlot());  // first: it stays in place while the sets after it grow and shrink
+      stage.sets.forEach(function (s) {
+        var box = document.createElement("div");
+        box.className = "tl-set";
+        box.setAttribute("role", "listitem");
+        box.setAttribute("data-tl-set", "");
+        s.forEach(function (id) { if (byId[id]) box.appendChild(byId[id]); });
+        b.appendChild(box);
+      });
+    }
+    if (r) {
+      var rackIds = stage ? stage.rack : orderRack(ids(r));
+      rackIds.forEach(function (id) { if (byId[id]) r.appendChild(byId[id]); });
+      r.setAttribute("data-tl-laid", "");
+    }
+    if (b) b.setAttribute("data-tl-laid", "");
+    check();
+    makeSortable();
+  }
+
+  function newSlot() {
+    var slot = document.createElement("div");
+    slot.className = "tl-set tl-new";
+    slot.setAttribute("role", "listitem");
+    slot.setAttribute("data-tl-new", "");
+    slot.setAttribute("aria-label", "Nouvelle combinaison : dépose une tuile ici");
+    return slot;
+  }
+
+  /** Read the staging back from the page after a drop. */
+  function readStage() {
+    var b = board(), r = rack();
+    var sets = b ? $all("[data-tl-set], [data-tl-new]", b).map(ids).filter(function (s) { return s.length; }) : [];
+    return { version: version(), sets: sets, rack: r ? ids(r) : [] };
+  }
+
+  /** Outline the invalid sets, mark the tiles I placed, say where my turn stands, enable the buttons. */
+  function check() {
+    var b = board();
+    if (!b) return;
+    var mine = {};
+    placedTiles().forEach(function (t) { mine[t] = true; });
+    $all("[data-tl-set]", b).forEach(function (box) {
+      var tiles = ids(box);
+      var reason = whyInvalid(tiles);
+      box.classList.toggle("is-invalid", !!reason);
+      box.classList.toggle("is-new", tiles.some(function (t) { return mine[t]; }));
+      if (reason) {
+        box.setAttribute("data-reason", reason);
+        box.setAttribute("title", reason);
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("aria-label", reason);
+      } else {
+        box.removeAttribute("data-reason");
+        box.removeAttribute("title");
+        box.removeAttribute("tabindex");
+        box.setAttribute("aria-label", describe(tiles).replace(/^(La|Le) /, ""));
+      }
+    });
+    showReason();
+    $all("[data-tile]", b).forEach(function (t) { t.classList.toggle("is-placed", !!mine[t.getAttribute("data-tile")]); });
+    var placed = placedTiles().length;
+    var changed = !!(stage && committed && !sameStage(stage, committed));
+    var commit = $("[data-tl-commit]");
+    if (commit) {
+      var ok = placed > 0;
+      commit.setAttribute("aria-disabled", ok ? "false" : "true");
+      if (ok) commit.removeAttribute("title"); else commit.setAttribute("title", "Pose d'abord une tuile de ton chevalet.");
+    }
+    var reset = $("[data-tl-reset]");
+    if (reset) reset.setAttribute("aria-disabled", changed || reset.hasAttribute("data-tl-undo-all") ? "false" : "true");
+    $all("[data-tl-draw]").forEach(function (button) { button.hidden = placed > 0; });
+    var line = $("[data-tl-turn]");
+    if (line) {
+      var bad = $all("[data-tl-set].is-invalid", b).length;
+      var text = "";
+      if (placed) {
+        text = placed + " tuile" + (placed > 1 ? "s" : "") + " posée" + (placed > 1 ? "s" : "");
+        var opening = $("#table-centre[data-tl-opening]");
+        if (opening) {
+          var points = 0;
+          stage.sets.forEach(function (s) {
+            if (s.every(function (t) { return mine[t]; })) points += setValue(s) || 0;
+          });
+          text += " · première pose : " + points + " / " + opening.getAttribute("data-tl-opening") + " pts";
+        }
+        if (bad) text += " · " + bad + " combinaison" + (bad > 1 ? "s" : "") + " à corriger (en rouge)";
+        text += ". Rien n'est montré aux autres avant « Valider ».";
+      }
+      line.textContent = text;
+      line.hidden = !text;
+    }
+  }
+
+  /** Under the sets: the reason the hovered or focused red set breaks the rules, else the first red set's. */
+  var pointed = null;
+  function showReason() {
+    var line = $("[data-tl-reason]");
+    var b = board();
+    if (!line || !b) return;
+    var set = pointed && b.contains(pointed) && pointed.classList.contains("is-invalid") ? pointed
+      : $("[data-tl-set].is-invalid", b);
+    var text = set ? set.getAttribute("data-reason") : "";
+    if (line.textContent !== text) line.textContent = text;
+    line.hidden = !text;
+  }
+
+  function point(event) {
+    var set = event.target.closest && event.target.closest("#table-centre [data-tl-set]");
+    if (set === pointed) return;
+    pointed = set;
+    showReason();
+  }
+  document.addEventListener("mouseover", point);
+  document.addEventListener("focusin", point);
+
+  // ------------------------------------------------------------------ drag and drop
+
+  function destroySortables() {
+    sortables.forEach(function (s) { try { s.destroy(); } catch (e) { /* already gone */ } });
+    sortables = [];
+  }
+
+  function fromRack(id) { return committed && committed.rack.indexOf(id) >= 0; }
+
+  function makeSortable() {
+    destroySortables();
+    if (!window.Sortable) return;
+    var play = acting();
+    var boxes = [];
+    var r = rack();
+    if (r) boxes.push(r);
+    if (play && board()) boxes = boxes.concat($all("[data-tl-set], [data-tl-new]", board()));
+    boxes.forEach(function (box) {
+      var isRack = box.hasAttribute("data-tl-rack");
+      sortables.push(Sortable.create(box, {
+        group: {
+          name: play ? "tiles" : "rack",
+          pull: true,
+          // a table tile never goes back to a rack (the engine refuses it): only my own tiles may
+          put: isRack ? function (to, from, el) { return fromRack(el.getAttribute("data-tile")); } : true
+        },
+        draggable: "[data-tile]",
+        animation: reducedMotion ? 0 : 120,
+        forceFallback: true,
+        fallbackOnBody: true,
+        fallbackTolerance: 4,
+        delay: 120,
+        delayOnTouchOnly: true,
+        touchStartThreshold: 4,
+        emptyInsertThreshold: 24,
+        ghostClass: "tile-ghost",
+        chosenClass: "tile-chosen",
+        fallbackClass: "tile-drag",
+        onStart: function () { dragging = true; document.body.classList.add("tiles-dragging"); },
+        onEnd: function (evt) {
+          dragging = false;
+          document.body.classList.remove("tiles-dragging");
+          var e = evt.originalEvent || {};
+          var touch = e.changedTouches && e.changedTouches[0];
+          var point = touch ? { x: touch.clientX, y: touch.clientY }
+            : (typeof e.clientX === "number" ? { x: e.clientX, y: e.clientY } : null);
+          var item = evt.item;
+          window.setTimeout(function () { dropped(item, point); }, 0);
+        }
+      }));
+    });
+  }
+
+  /** The tile goes where the finger (or the mouse) let it go: a set or the new-set slot under that point takes
+   * it even when SortableJS left it elsewhere (the sets reflow while it travels over them). */
+  function follow(item, point) {
+    if (!point || !item || !acting()) return;
+    var b = board();
+    if (!b) return;
+    var boxes = $all("[data-tl-new], [data-tl-set]", b);
+    var r = rack();
+    if (r && fromRack(item.getAttribute("data-tile"))) boxes.push(r);
+    var under = boxes.filter(function (box) {
+      var rect = box.getBoundingClientRect();
+      return point.x >= rect.left - 4 && point.x <= rect.right + 4 && point.y >= rect.top - 4 && point.y <= rect.bottom + 4;
+    })[0];
+    if (under && !under.contains(item)) under.appendChild(item);
+  }
+
+  function dropped(item, point) {
+    follow(item, point);
+    var r = rack();
+    if (r) rackOrder = ids(r);
+    if (acting()) {
+      stage = readStage();
+      $all("#table-error p").forEach(function (p) { p.remove(); });
+    }
+    layout();
+    var queued = deferred;
+    deferred = [];
+    queued.forEach(applyLater);
+  }
+
+  function applyLater(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    Array.prototype.slice.call(tpl.content.children).forEach(function (el) {
+      var old = el.id && document.getElementById(el.id);
+      if (!old) return;
+      old.replaceWith(el);
+      if (window.htmx) htmx.process(el);
+    });
+    refresh();
+  }
+
+  // ------------------------------------------------------------------ buttons
+
+  function send(payload) {
+    var button = $("[data-tl-send]");
+    if (!button) return;
+    payload.kind = "move";
+    payload.version = parseInt(version(), 10);
+    button.setAttribute("hx-vals", JSON.stringify(payload));
+    button.click();
+  }
+
+  function sortRack(how) {
+    var r = rack();
+    if (!r) return;
+    var list = ids(r).map(parse);
+    list.sort(function (a, b) {
+      if (a.joker || b.joker) return (a.joker ? 1 : 0) - (b.joker ? 1 : 0) || (a.id < b.id ? -1 : 1);
+      var colour = COLOURS.indexOf(a.c) - COLOURS.indexOf(b.c);
+      return how === "colour" ? colour || a.n - b.n || (a.id < b.id ? -1 : 1)
+        : a.n - b.n || colour || (a.id < b.id ? -1 : 1);
+    });
+    rackOrder = list.map(function (t) { return t.id; });
+    if (stage) stage.rack = rackOrder.slice();
+    layout();
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest && event.target.closest("[data-tl-commit], [data-tl-reset], [data-tl-sort]");
+    if (!target) return;
+    if (target.hasAttribute("data-tl-sort")) { sortRack(target.getAttribute("data-tl-sort")); return; }
+    if (target.getAttribute("aria-disabled") === "true") return;
+    if (target.hasAttribute("data-tl-commit")) {
+      if (!stage) return;
+      send({ action: "end_turn", table: stage.sets.map(function (s) { return s.slice(); }), placed: placedTiles() });
+    } else if (target.hasAttribute("data-tl-reset")) {
+      if (target.hasAttribute("data-tl-undo-all")) send({ action: "undo", all: true });
+      $all("#table-error p").forEach(function (p) { p.remove(); });
+      if (committed) {
+        stage = { version: version(), sets: committed.sets.map(function (x) { return x.slice(); }),
+                  rack: orderRack(committed.rack) };
+        layout();
+      }
+      stage = null;
+      check();
+    }
+  });
+
+  // ------------------------------------------------------------------ after every push
+
+  function refresh() {
+    if (dragging) return;
+    if (!board() && !rack()) { destroySortables(); return; }
+    var drawn = readCommitted();
+    committed = drawn;
+    if (!acting()) stage = null;
+    else if (stage && stage.version !== drawn.version) stage = null;
+    if (!stage && acting()) {
+      var held = $("#table-centre[data-tl-staged]");
+      if (held) {
+        try {
+          var sets = JSON.parse(held.getAttribute("data-tl-staged"));
+          var used = {};
+          sets.forEach(function (s) { s.forEach(function (t) { used[t] = true; }); });
+          stage = { version: drawn.version, sets: sets, rack: orderRack(drawn.rack.filter(function (t) { return !used[t]; })) };
+        } catch (e) { stage = null; }
+      }
+    }
+    if (stage) {
+      // a tile that left my rack some other way (never, in principle) drops the staging
+      var known = {};
+      drawn.rack.forEach(function (t) { known[t] = true; });
+      drawn.sets.forEach(function (s) { s.forEach(function (t) { known[t] = true; }); });
+      var all = stage.rack.concat.apply(stage.rack, stage.sets);
+      if (all.length !== Object.keys(known).length || !all.every(function (t) { return known[t]; })) stage = null;
+    }
+    if (stage) stage.rack = orderRack(stage.rack);
+    layout();
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    if (dragging && board()) {
+      deferred.push(event.detail.message);
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () { refresh(); });
+  document.addEventListener("htmx:afterSettle", function () { window.requestAnimationFrame(function () { refresh(); }); });
+  document.addEventListener("DOMContentLoaded", function () { refresh(); });
+})();

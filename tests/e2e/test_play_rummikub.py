@@ -1,0 +1,189 @@
+"""Rummikub in a real browser against the real site: a whole round played by dragging tiles.
+
+The table is created in the test process through the services, then its deal is replaced by a scripted one
+(the same 106 tiles, rearranged: the engine checks moves, not how a deal came about), so the test knows
+there is a first meld of 33 to make, a table run to split, and a tile to go out with. The two Débutant
+robots hold tiles that make no set and draw tiles that make none either: they draw every turn and never
+touch the table. The site runs in its own processes on the same database: the browser only sees what the
+server renders."""
+
+import re
+from unittest import mock
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+from engine import games
+from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.test_play import sign_up
+from tests.e2e.test_play_rami import _off_the_browser_thread, _user
+
+pytestmark = [pytest.mark.e2e]
+
+NEW = "#table-centre [data-tl-new]"
+RACK = "#table-hand [data-tl-rack]"
+
+
+def set_of(tile: str) -> str:
+    return f'#table-centre [data-tl-set]:has([data-tile="{tile}"])'
+
+
+MINE = ["R10a", "R11a", "R12a", "K9a", "R6a", "K6a"]
+TABLE = [["B3a", "B4a", "B5a", "B6a", "B7a", "B8a", "B9a"], ["K10a", "K11a", "K12a"]]
+BOT1 = ["R1a", "R2a", "R4a", "R5a", "R7a", "R8a", "R13a", "Y1a", "Y2a", "Y4a", "Y5a", "Y7a", "Y8a", "Y13a"]
+BOT2 = ["B1a", "B2a", "B4b", "B5b", "B7b", "B8b", "B13a", "K1a", "K2a", "K4a", "K5a", "K7a", "K8a", "K13a"]
+DRAWS = ["K2b", "R2b", "K1b", "R1b"]  # the pool's last tile is drawn first: R1b (robot 1), K1b (robot 2), …
+
+
+@_off_the_browser_thread
+def _scripted_table(host: str):
+    from tables import services
+    from tables.models import Game
+
+    table = services.table_create(host=_user(host), game=Game.objects.get(slug="rummikub"), seats_count=3,
+                                  bot_levels={1: 1, 2: 1}, options={"rounds": "1"}, stake=0, turn_timer_s=60)
+    with mock.patch("tables.scheduler.schedule_decisions"):
+        services.table_start(table=table, user=_user(host))
+    table.refresh_from_db()
+    engine = games.get("rummikub")
+    state = table.state
+    used = set(MINE) | {t for s in TABLE for t in s} | set(BOT1) | set(BOT2) | set(DRAWS)
+    rest = [t for t in engine.tiles if t not in used]
+    state["racks"] = [list(MINE), list(BOT1), list(BOT2)]
+    state["table"] = [{"tiles": list(s), "kind": "run", "jokers": {}} for s in TABLE]
+    state["pool"] = rest + DRAWS
+    state.update(current=0, start=0, staged=[], passes=0, turn=0, opened=[False] * 3, opened_at=[None] * 3)
+    zones = (*state["racks"], state["pool"], *(s["tiles"] for s in state["table"]))
+    assert sorted(t for zone in zones for t in zone) == sorted(engine.tiles)
+    table.state = state
+    table.version += 1
+    table.save(update_fields=["state", "version"])
+    return table
+
+
+def _drag_once(page: Page, tile: str, target: str) -> None:
+    source = page.locator(f'[data-tile="{tile}"]')
+    source.scroll_into_view_if_needed()
+    box = source.bounding_box()
+    if box is None:  # swapped by a push just now
+        page.wait_for_timeout(200)
+        return
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 6, y + 6, steps=2)
+    page.wait_for_timeout(60)
+    last = page.locator(target).first.locator(f'[data-tile]:not([data-tile="{tile}"])').last
+    goal = (last if last.count() else page.locator(target).first).bounding_box()
+    if goal is None:
+        page.mouse.up()
+        page.wait_for_timeout(200)
+        return
+    gx, gy = goal["x"] + goal["width"] * .75, goal["y"] + goal["height"] / 2
+    for i in range(1, 9):
+        page.mouse.move(x + (gx - x) * i / 8, y + (gy - y) * i / 8)
+        page.wait_for_timeout(25)
+    page.wait_for_timeout(110)
+    page.mouse.up()
+    page.wait_for_timeout(120)
+
+
+def drag(page: Page, tile: str, target: str) -> None:
+    """Drag a tile with the mouse (SortableJS's fallback drags a finger the same way) onto `target`: next to
+    its last tile, or into it when it has none. SortableJS looks at the pointer every 50 ms and the sets
+    reflow as the tile passes over them, as under a finger: like a player, try again if it landed elsewhere."""
+    if target == NEW:
+        landed = f'#table-centre [data-tl-set]:has([data-tile="{tile}"]):not(:has([data-tile]:nth-child(2)))'
+    else:
+        landed = f'{target} [data-tile="{tile}"]'
+    for _ in range(4):
+        try:
+            _drag_once(page, tile, target)
+        except PlaywrightError:  # the tile was swapped by a push under the pointer: as a player would, again
+            page.mouse.up()
+        if page.locator(landed).count():
+            return
+    page.screenshot(path=str(ARTIFACTS / f"rummikub-drag-failed-{tile}.png"))
+    raise AssertionError(f"{tile} did not land on {target}")
+
+
+
+
+def my_turn(page: Page) -> None:
+    expect(page.locator("#table-status")).to_contain_text("À toi de jouer", timeout=20000)
+    expect(page.locator("#table-centre[data-tl-acting]")).to_have_count(1)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 740)])
+def test_a_new_player_plays_a_whole_rummikub_round_by_dragging(live_site, browser, artifacts_dir, size):
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    sign_up(page, live_site, f"tuiles{width}")
+    table = _scripted_table(f"tuiles{width}")
+    page.goto(f"{live_site}/tables/{table.pk}/")
+    my_turn(page)
+    expect(page.locator(f"{RACK} [data-tile]")).to_have_count(6)
+    expect(page.locator('[data-tile="R10a"]')).to_have_attribute("aria-label", "Tuile 10 rouge")
+    expect(page.locator("#table-centre [data-tl-set]")).to_have_count(2)
+    assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1") or width < 400
+    page.screenshot(path=str(artifacts_dir / f"rummikub-start-{width}.png"))
+
+    # 1. A wrong set: outlined in red with its reason, and « Valider » refused by the server in French.
+    drag(page, "R10a", NEW)
+    drag(page, "R11a", set_of("R10a"))
+    drag(page, "K9a", set_of("R10a"))
+    bad = page.locator(set_of("K9a"))
+    expect(bad).to_have_class(re.compile(r"is-invalid"))
+    expect(bad).to_have_attribute("data-reason", re.compile("ce n'est ni une suite"))
+    bad.hover()
+    expect(page.locator("[data-tl-reason]")).to_have_text(
+        "La combinaison 10 rouge, 11 rouge, 9 noir n'est pas valide : ce n'est ni une suite (une seule couleur) "
+        "ni un groupe (un seul numéro).")
+    expect(page.locator("[data-tl-draw]")).to_be_hidden()
+    page.locator("[data-tl-commit]").click()
+    error = page.locator("#table-error")
+    expect(error).to_contain_text("La combinaison 10 rouge, 11 rouge, 9 noir n'est pas valide", timeout=5000)
+    expect(error.locator("a", has_text="Pourquoi")).to_have_attribute("href", re.compile(r"/regles/rummikub/"))
+    bad.focus()
+    page.screenshot(path=str(artifacts_dir / f"rummikub-refused-{width}.png"))
+
+    # 2. The first meld: 10-11-12 rouge, 33 points.
+    drag(page, "K9a", RACK)
+    drag(page, "R12a", set_of("R10a"))
+    expect(page.locator(set_of("R12a"))).not_to_have_class(re.compile(r"is-invalid"))
+    expect(page.locator("[data-tl-turn]")).to_contain_text("première pose : 33 / 30 pts")
+    page.locator("[data-tl-commit]").click()
+    expect(page.locator(f"{RACK} [data-tile]")).to_have_count(3, timeout=5000)
+    expect(page.locator("#table-centre [data-tl-set]:not([data-tl-new])")).to_have_count(3)
+
+    # 3. The robots draw; then I split the blue run around its 6 for a group of 6.
+    my_turn(page)
+    drag(page, "B6a", NEW)
+    expect(page.locator(set_of("B3a"))).to_have_class(re.compile(r"is-invalid"))  # 3-4-5-7-8-9: a hole
+    drag(page, "R6a", set_of("B6a"))
+    drag(page, "K6a", set_of("B6a"))
+    drag(page, "B7a", NEW)
+    drag(page, "B8a", set_of("B7a"))
+    drag(page, "B9a", set_of("B7a"))
+    expect(page.locator("#table-centre [data-tl-set].is-invalid")).to_have_count(0)
+    page.screenshot(path=str(artifacts_dir / f"rummikub-split-{width}.png"))
+    page.locator("[data-tl-commit]").click()
+    expect(page.locator(f"{RACK} [data-tile]")).to_have_count(1, timeout=5000)
+    expect(page.locator("#table-centre [data-tl-set]:not([data-tl-new])")).to_have_count(5)
+
+    # 4. Going out: my last tile at the end of the black run.
+    my_turn(page)
+    drag(page, "K9a", set_of("K10a"))
+    page.locator("[data-tl-commit]").click()
+    end = page.locator("#table-round-end")
+    expect(end.locator("h2")).to_contain_text("Partie terminée", timeout=10000)
+    expect(end).to_contain_text("Bravo, tu as gagné")
+    expect(end).to_contain_text("a posé toutes ses tuiles")
+    expect(end.locator(".tl-reveal")).to_have_count(2)  # the robots' racks, tile by tile
+    expect(end.locator('.tl-reveal [data-tile="R1b"]')).to_have_count(1)
+    page.wait_for_timeout(500)  # the sheet fades in
+    page.screenshot(path=str(artifacts_dir / f"rummikub-end-{width}.png"))
+    context.close()
