@@ -35,6 +35,7 @@ KEPT = {
     "opened": ("seat", "points"),
     "take_undone": ("seat", "card"),
     "go_out": ("seat",),
+    "table": ("seat", "placed"),  # Rummikub: a turn committed, `placed` the rack tiles it laid
     "round_over": ("winner",),
     "left": ("seat",),
     "burnt": ("seat", "total", "left"),
@@ -146,9 +147,12 @@ def phrase(evt: dict, names: dict) -> tuple[int | None, str, str] | None:
         return seat, "avoir", f"reposé {card_words(card)} sur la défausse"
     if kind == "go_out":
         return seat, "être", "sorti"
+    if kind == "table":
+        placed = len(evt.get("placed") or ())
+        return seat, "avoir", f"posé {placed} tuile{_plural(placed)}"
     if kind == "round_over":
         winner = evt.get("winner")
-        return (winner, "avoir", "posé toutes ses cartes") if winner is not None else None
+        return (winner, "avoir", "posé toute sa main") if winner is not None else None
     if kind == "left":
         return seat, "avoir", "quitté la table"
     if kind in ("burnt", "eliminated"):

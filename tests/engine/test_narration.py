@@ -147,3 +147,15 @@ def test_thanasis_close_on_the_first_turn_says_so():
     new, events = games.get("thanasis").apply(later, 0, {"action": "close", "card": "4C1"})
     assert not new["last_round"]["first_turn"]
     assert "d'entrée" not in told(events, seat=0)
+
+
+def test_a_rummikub_turn_is_told_by_the_tiles_it_laid_and_a_round_won_without_cards():
+    from engine import narration
+
+    events = narration.public_events([
+        {"kind": "table", "audience": "all", "seat": 1, "placed": ["R1a", "R2a", "R3a"], "table": [["R1a"]]},
+        {"kind": "round_over", "audience": "all", "winner": 1, "points": [0, 12]},
+    ])
+    assert events[0] == {"kind": "table", "seat": 1, "placed": ["R1a", "R2a", "R3a"]}
+    told = narration.turns([{"seat": 1, "events": events}], {1: "Robot Expert"}, 0)
+    assert told == [{"seat": 1, "text": "Robot Expert a posé 3 tuiles, a posé toute sa main."}]
