@@ -80,7 +80,9 @@ def _drag_once(page: Page, tile: str, target: str) -> None:
         page.mouse.up()
         page.wait_for_timeout(200)
         return
-    gx, gy = goal["x"] + goal["width"] * .75, goal["y"] + goal["height"] / 2
+    # next to a set's last tile, or the middle of an empty slot (its right edge touches the next set)
+    gx = goal["x"] + goal["width"] * (.75 if last.count() else .5)
+    gy = goal["y"] + goal["height"] / 2
     for i in range(1, 9):
         page.mouse.move(x + (gx - x) * i / 8, y + (gy - y) * i / 8)
         page.wait_for_timeout(25)
@@ -97,7 +99,7 @@ def drag(page: Page, tile: str, target: str) -> None:
         landed = f'#table-centre [data-tl-set]:has([data-tile="{tile}"]):not(:has([data-tile]:nth-child(2)))'
     else:
         landed = f'{target} [data-tile="{tile}"]'
-    for _ in range(4):
+    for _ in range(6):
         try:
             _drag_once(page, tile, target)
         except PlaywrightError:  # the tile was swapped by a push under the pointer: as a player would, again
