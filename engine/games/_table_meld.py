@@ -99,6 +99,8 @@ class TableMeldGame(dd.DrawDiscardGame):
         "all": moves.Flag(),
     }
     family = "table_meld"
+    # The round-end banner of an ending worth celebrating (« Main lisse ! »…), by the `ending` of `last_round`.
+    ending_labels = {"main_lisse": "Main lisse !", "going_rami": "Going Rami !", "chasse": "Chasse !"}
     phase_hints = {
         **dd.DrawDiscardGame.phase_hints,
         "DRAW": "Pioche une carte ou prends la défausse.",

@@ -182,7 +182,7 @@ class CardsPresenter(Presenter):
 
     def context(self, engine, view: dict, frame: dict, *, table, seats: list, me) -> dict:
         players = {p["seat"]: p for p in view.get("players", [])}
-        for seat in frame["seats"]:  # Gin: the cards a player took from the pile stay in front of all
+        for seat in frame["seats"]:  # cards taken face up from the pile, when the view lists them
             seat["picked"] = [card_ctx(c) for c in players.get(seat["position"], {}).get("picked") or ()]
         legal_kinds = {m["action"] for m in view.get("legal") or []}
         wild = view.get("wild_rank")

@@ -1,4 +1,4 @@
-"""The table-meld rummies' presenter (Rami, Rami 40, Kalooki, Rami traditionnel): the card games' pieces, plus
+"""The presenter of the rummies with melds on the table: the card games' pieces, plus
 the melds laid on the table grouped by owner with their open ends, my staged turn, the first lay-down progress
 and the solver's suggestions. Everything comes from the view's keys (it has "table" and "opened")."""
 
@@ -6,8 +6,6 @@ import json
 
 from engine import cards
 from tables.presenters.cards import CardsPresenter, card_ctx
-
-CELEBRATED_ENDINGS = {"main_lisse": "Main lisse !", "going_rami": "Going Rami !", "chasse": "Chasse !"}
 
 
 def face_label(face: str) -> str:
@@ -260,7 +258,6 @@ def table_melds_ctx(view: dict, seats_ctx: list[dict], me: dict | None, is_my_tu
             "staged_points": (staged or {}).get("opening_points", 0), "may_act": may_act, "acting": acting,
             "swap": rules.get("swap"),
         }),
-        "celebrate": CELEBRATED_ENDINGS.get((view.get("last_round") or {}).get("ending")),
         "me_out": me_out,
     }
 
@@ -278,6 +275,8 @@ class TableMeldPresenter(CardsPresenter):
         ctx = super().context(engine, view, frame, table=table, seats=seats, me=me)
         is_my_turn = frame["is_my_turn"]
         ctx["tm"] = table_melds_ctx(view, frame["seats"], frame["me"], is_my_turn)
+        # the engine's words for an ending worth celebrating (« Main lisse ! »…)
+        ctx["tm"]["celebrate"] = getattr(engine, "ending_labels", {}).get((view.get("last_round") or {}).get("ending"))
         _mark_hand_targets(ctx["hand_groups"], ctx["tm"])
         if is_my_turn and view.get("phase") == "DRAW" and ctx["tm"]["help_line"]:
             ctx["hint"] = ctx["tm"]["help_line"]

@@ -1,4 +1,4 @@
-"""The tile games' presenter (Rummikub): the committed table sets in the middle, my rack at the bottom, the
+"""The tile games' presenter: the committed table sets in the middle, my rack at the bottom, the
 pool's count, the others' rack counts, the round-end racks tile by tile (templates/tables/live/tiles/).
 
 The staging of a turn is client-side (static/js/tiles.js): the pieces draw the committed table, and the
