@@ -61,6 +61,10 @@ class GameInfo:
     default_players: int
     options: tuple[Option, ...] = field(default_factory=tuple)
     teams: bool = False
+    # Site features a rules file may ask for (canasta-tuiles §7–§10): account points won or lost per round
+    # played, and the « Joker » button paid from the player's account joker balance.
+    account_points_per_round: int = 0
+    account_jokers: bool = False
 
     def clean_options(self, options: dict | None) -> dict:
         """Options with defaults filled in; unknown keys dropped; bad values -> ValueError."""
@@ -137,6 +141,11 @@ class Game:
     def autoplay(self, state: dict, seat: int) -> dict:
         """The move the rules' autoplay policy (§9) makes for `seat` (timeout, disconnection)."""
         raise NotImplementedError
+
+    def with_joker_balances(self, state: dict, balances: dict[int, int]) -> dict:
+        """The state knowing each seat's account joker balance (`info.account_jokers` games; the table service
+        passes the humans' balances when the match starts). A `joker_taken` event tells the service to debit one."""
+        return state
 
     def leave(self, state: dict, seat: int) -> tuple[dict, list[dict]]:
         """The seat abandons the match (§9 "Leaving")."""
