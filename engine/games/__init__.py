@@ -15,6 +15,7 @@ _MODULES = {
     "kalooki": "engine.games.kalooki",
     "rami-traditionnel": "engine.games.rami_traditionnel",
     "rummikub": "engine.games.rummikub",  # engine only: no bot yet, so tables.forms.live_slugs leaves it out
+    "thunee": "engine.games.thunee",
 }
 
 _cache: dict = {}
