@@ -15,6 +15,8 @@ _MODULES = {
     "kalooki": "engine.games.kalooki",
     "rami-traditionnel": "engine.games.rami_traditionnel",
     "rummikub": "engine.games.rummikub",  # engine only: no bot yet, so tables.forms.live_slugs leaves it out
+    "canasta": "engine.games.canasta",
+    "canasta-tuiles": "engine.games.canasta_tuiles",
     "thunee": "engine.games.thunee",
 }
 
