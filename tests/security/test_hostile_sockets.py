@@ -39,7 +39,7 @@ def close_code(path: str, headers) -> int | None:
             return code
         message = await comm.receive_output(timeout=10)
         assert message["type"] == "websocket.close", message
-        await comm.wait(timeout=5)
+        await comm.disconnect(code=message.get("code") or 1000, timeout=5)
         return message.get("code")
 
     return async_to_sync(run)()
