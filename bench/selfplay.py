@@ -2,11 +2,13 @@
 
     python -m bench.selfplay --game gin --games 2000
     python -m bench.selfplay --game thanasis --games 200 --profile
+    python -m bench.selfplay --game thunee --games 2000
 
 A game runs from `new_match` with uniformly random legal moves (`legal_moves` + `apply`, 2 seats)
 to the end of the first round for Gin (like one OpenSpiel gin_rummy game: a knock or a void round;
 random players seldom knock, and a single-round Gin match goes on after a void round), and to the
-end of the match (101) for Thanasis; `--until` changes it. A "state" is one applied decision move;
+end of the match (101) for Thanasis, and for Thunee (4 seats, a match to 12 balls, the JODHI window's two
+seats answered in `to_act` order); `--until` changes it. A "state" is one applied decision move;
 the deal is not counted.
 Rates are per second of this process's CPU time (the machine may be shared; wall time is printed too).
 For Gin the same figures are measured in the same run for OpenSpiel's `gin_rummy` (C++ engine
@@ -28,6 +30,8 @@ import time
 
 from engine import games
 
+SEATS = {"thunee": 4}  # the other games: 2 seats (heads-up, like OpenSpiel's gin_rummy)
+
 
 def our_selfplay(slug: str, n_games: int, seed: int, until: str) -> tuple[int, int, float]:
     """(games, states, seconds) of random play on our engine."""
@@ -37,7 +41,8 @@ def our_selfplay(slug: str, n_games: int, seed: int, until: str) -> tuple[int, i
     t0 = time.process_time()
     w0 = time.perf_counter()
     for i in range(n_games):
-        state = game.new_match(seats=2, options={}, seed=hashlib.sha256(f"selfplay:{i}".encode()).hexdigest())
+        seed_i = hashlib.sha256(f"selfplay:{i}".encode()).hexdigest()
+        state = game.new_match(seats=SEATS.get(slug, 2), options={}, seed=seed_i)
         while game.result(state) is None:
             to_act = game.to_act(state)
             if not to_act:
@@ -90,7 +95,7 @@ def profile_ours(slug: str, n_games: int, seed: int, until: str, top: int = 25) 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=("gin", "thanasis"), default="gin")
+    parser.add_argument("--game", choices=("gin", "thanasis", "thunee"), default="gin")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--until", choices=("round", "match"), default=None,
@@ -114,7 +119,7 @@ def main(argv=None) -> int:
             print(f"OpenSpiel gin_rummy: {on} games, {ostates} states in {osecs:.2f} s CPU ({owall:.2f} s wall) -> "
                   f"{on / osecs:.1f} games/s, {os_sps:.0f} states/s ({ostates / on:.1f} states/game)")
     else:
-        print("OpenSpiel has no Thanasis: our figure alone")
+        print(f"OpenSpiel has no {args.game}: our figure alone")
     if args.profile:
         print(profile_ours(args.game, max(1, args.games // 10), args.seed, until))
 
