@@ -42,6 +42,19 @@ KEPT = {
     "eliminated": ("seat", "total", "left"),
     "stock_rebuilt": (),
     "round_void": (),
+    # trick games (Thunee)
+    "bid": ("seat", "value"),
+    "bid_pass": ("seat",),
+    "redeal": (),
+    "trump": ("seat", "suit", "by"),
+    "thunee": ("seat",),
+    "blind_thunee": ("seat",),
+    "play": ("seat", "card"),
+    "trick": ("winner", "points"),
+    "jodhi": ("seat", "cards", "points"),
+    "double": ("seat",),
+    "khanuck": ("seat",),
+    "deal_over": ("reason",),
 }
 
 
@@ -165,6 +178,35 @@ def phrase(evt: dict, names: dict) -> tuple[int | None, str, str] | None:
         return None, "", "La pioche est refaite avec la défausse."
     if kind == "round_void":
         return None, "", "Manche annulée : personne ne marque de points."
+    return _trick_phrase(kind, evt, seat)
+
+
+def _trick_phrase(kind: str, evt: dict, seat) -> tuple[int | None, str, str] | None:
+    """The trick games' events (Thunee)."""
+    if kind == "bid":
+        return seat, "avoir", f"annoncé {evt.get('value')}"
+    if kind == "bid_pass":
+        return seat, "avoir", "passé"
+    if kind == "redeal":
+        return None, "", "Tout le monde a passé : nouvelle donne par le même donneur."
+    if kind == "trump":
+        suit = cards.SUIT_NAMES_FR.get(evt.get("suit"), "?")
+        if evt.get("by") == "lead":
+            return None, "", f"L'atout est {suit}."
+        return seat, "avoir", f"choisi l'atout {suit}"
+    if kind in ("thunee", "blind_thunee", "double", "khanuck"):
+        call = {"thunee": "Thunee", "blind_thunee": "Thunee aveugle", "double": "Double", "khanuck": "Khanuck"}
+        return seat, "avoir", f"annoncé {call[kind]} !"
+    if kind == "play":
+        return seat, "avoir", f"joué {card_words(evt.get('card'))}"
+    if kind == "trick":
+        points = evt.get("points")
+        return evt.get("winner"), "avoir", f"pris le pli ({points} point{_plural(points)})"
+    if kind == "jodhi":
+        points = evt.get("points")
+        return seat, "avoir", f"annoncé un Jodhi ({cards_list(evt.get('cards') or [])} : {points} points)"
+    if kind == "deal_over":
+        return None, "", evt.get("reason") or "Donne terminée."
     return None
 
 

@@ -66,6 +66,14 @@ View keys (`view(state, seat)`; `public_view` is the same with `seat` None, `han
 `outcome`: `made` / `set` (normal), `thunee_made` / `thunee_failed`, `blind_thunee_made` / `blind_thunee_failed`,
 `double_made` / `double_failed`, `khanuck_made` / `khanuck_failed`.
 
+Events (audience "all" unless told): `deal` {round, dealer, cards: 4 | 2, seats, redeal}, `bid` {seat,
+value}, `bid_pass`, `blind_thunee`, `redeal`, `contract` {seat, value, team}, `trump` {seat, suit, by:
+"bidder" | "lead"}, `thunee`, `thunee_pass`, `play` {seat, card, trick}, `trick` {number, winner, team,
+points, cards}, `jodhi_window` {after_trick, team}, `jodhi` {seat, team, suit, cards, points, after_trick},
+`jodhi_done`, `call_pass`, `double` / `khanuck` {seat, team}, `blind_cards` {seat, cards} (to the caller
+only) and `blind_revealed` {seat, count}, `deal_over` (the `last_deal` summary, `kind` as `deal_kind`),
+`match_over` {winners, team, balls}, `left`.
+
 State keys besides the contract's: `seed`, `options`, `dealer`, `current`, `hands`, `stock` (cards still to
 deal; never in a view), `blind` (the blind-Thunee caller's 2 unseen cards until trick 5), `shuffles`
 (redeals of this deal), `bids`, `high`, `passed`, `bid`, `bidder`, `declarers`, `kind`, `caller`, `trump`,
@@ -489,7 +497,7 @@ class Thunee(Game):
         if state["phase"] == THUNEE_WINDOW:
             new = fork(state)
             new["queue"].pop(0)
-            events = [event("pass", seat=seat, window="thunee")]
+            events = [event("thunee_pass", seat=seat)]
             if new["queue"]:
                 new["current"] = new["queue"][0]
                 return new, events
@@ -497,7 +505,7 @@ class Thunee(Game):
         if state["phase"] == TRICK6_CALLS:
             new = fork(state)
             new["queue"].pop(0)
-            events = [event("pass", seat=seat, window="trick6")]
+            events = [event("call_pass", seat=seat)]
             if new["queue"]:
                 new["current"] = new["queue"][0]
                 return new, events
@@ -506,7 +514,7 @@ class Thunee(Game):
         new = fork(state)
         new["passed"].append(seat)
         new["bids"].append({"seat": seat, "action": "pass", "value": None})
-        return new, [event("pass", seat=seat, window="bidding")] + self._next_bidder(new, seat)
+        return new, [event("bid_pass", seat=seat)] + self._next_bidder(new, seat)
 
     def _do_call_blind_thunee(self, state, seat, move):
         self._phase(state, BIDDING)

@@ -556,3 +556,22 @@ def test_bad_moves_change_nothing():
     with pytest.raises(IllegalMove):
         GAME.clean_move({"action": "bid", "value": "x"})
     assert GAME.clean_move({"action": "bid", "value": "90"}) == {"action": "bid", "value": 90}
+
+
+def test_narration_tells_a_trick_game():
+    from engine import narration
+    state = fresh()
+    entries = []
+    for seat, move in ((3, {"action": "bid", "value": 80}), (2, {"action": "pass"})):
+        state, events = GAME.apply(state, seat, move)
+        entries.append({"seat": seat, "events": narration.public_events(events)})
+    hands = {3: ["AS1", "QD1"], 2: ["9S1", "QC1"], 1: ["10H1", "KD1"], 0: ["JH1", "KC1"]}
+    state = position(hands, trump="H", leader=3)
+    for card in ("AS1", "9S1", "10H1", "JH1"):
+        seat = state["current"]
+        state, events = GAME.apply(state, seat, {"action": "play_card", "card": card})
+        entries.append({"seat": seat, "events": narration.public_events(events)})
+    names = {0: "Sud", 1: "Est", 2: "Nord", 3: "Ouest"}
+    told = [t["text"] for t in narration.turns(entries, names)]
+    assert told[:2] == ["Ouest a annoncé 80.", "Nord a passé."]
+    assert told[-1] == "Sud a joué le Valet de cœur, a pris le pli (51 points)."
