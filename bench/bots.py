@@ -5,6 +5,7 @@
     python -m bench.bots --game rami --matches 200 --l3-matches 100 --limit 100
     python -m bench.bots --game rami-traditionnel --quick
     python -m bench.bots --game rummikub --matches 300 --jobs 1
+    python -m bench.bots --game canasta --matches 200 --jobs 1   (and --game canasta-tuiles: teams, below)
 
 Every game with bots: Thanasis, Gin Rami, the table-meld rummies (Rami, Rami 40, Kalooki, Rami
 traditionnel) and Rummikub. Each pairing (level 2 vs level 1, level 3 vs level 2) plays whole matches
@@ -126,11 +127,12 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
         l3_matches: int | None = None, max_steps: int = MAX_STEPS) -> dict:
     tasks = [(slug, first + i, s, w, options, budget, max_steps) for (s, w) in pairs
              for i in range(l3_matches if (l3_matches is not None and 3 in (s, w)) else matches)]
+    worker = play_team_match if slug in TEAM_GAMES else play_match
     if jobs > 1:
         with Pool(jobs) as pool:
-            results = pool.map(play_match, tasks, chunksize=1)
+            results = pool.map(worker, tasks, chunksize=1)
     else:
-        results = [play_match(t) for t in tasks]
+        results = [worker(t) for t in tasks]
     summary = {"pairs": {}, "wall": {1: [], 2: [], 3: []}, "cpu": {1: [], 2: [], 3: []}, "turn": {1: [], 2: [], 3: []}}
     for r in results:
         entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
@@ -148,9 +150,77 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
     return summary
 
 
+# ---------------------------------------------------------------- partnership games (Canasta): teams of two
+# A bench "match" of a team game is one deal played twice: the stronger level holds team A (seats 0
+# and 2) in the first hand, team B (seats 1 and 3) in the second, on the same seed (same deal, same
+# first player). The stronger level wins the match when its two hands total more points than the
+# other level's (equal totals: half a win). Whole matches (5,000 points) would take far longer.
+TEAM_GAMES = ("canasta", "canasta-tuiles")
+TEAM_BENCH_LIMIT = {"canasta-tuiles": "1"}  # one round: the bench plays one hand anyway
+TEAM_LAYOUT = "teams {0,2} vs {1,3}, one deal played twice with the teams' levels swapped"
+BENCH_DEFAULT_LIMIT.update(TEAM_BENCH_LIMIT)
+
+
+def team_hand_points(state: dict) -> tuple[int, int]:
+    """(team A, team B) points of the first finished hand."""
+    points = state["history"][0]["points"]
+    return int(points["A"]), int(points["B"])
+
+
+def play_team_hand(game, seed: str, levels: dict, options: dict, budget, max_steps: int, times: dict) -> tuple:
+    state = game.new_match(seats=4, options=options, seed=seed)
+    step = 0
+    while not state.get("history") and step < max_steps:
+        to_act = game.to_act(state)
+        if not to_act:
+            break
+        for seat in to_act:
+            if seat not in game.to_act(state):
+                continue
+            t_turn = time.thread_time()
+            legal = game.legal_moves(state, seat)
+            if not legal:
+                continue
+            view = game.view(state, seat)
+            rng = random.Random(f"{seed}:{step}:{seat}")
+            level = levels[seat]
+            t0, c0 = time.perf_counter(), time.thread_time()
+            move = bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
+            elapsed, used = time.perf_counter() - t0, time.thread_time() - c0
+            if len(legal) > 1:
+                times["wall"][level].append(elapsed * 1000)
+                times["cpu"][level].append(used * 1000)
+                times["turn"][level].append((time.thread_time() - t_turn) * 1000)
+            state, _ = game.apply(state, seat, move)
+            step += 1
+    if not state.get("history"):
+        return None, step
+    return team_hand_points(state), step
+
+
+def play_team_match(task: tuple) -> dict:
+    """One deal played twice with the teams' levels swapped; the strong level's score and timings."""
+    slug, index, strong, weak, options, budget, max_steps = task
+    game = games.get(slug)
+    seed = match_seed(slug, index)
+    times = {k: {strong: [], weak: []} for k in ("wall", "cpu", "turn")}
+    margin, steps, stalled = 0, 0, False
+    for strong_team in (0, 1):
+        levels = {seat: strong if seat % 2 == strong_team else weak for seat in range(4)}
+        points, n = play_team_hand(game, seed, levels, options, budget, max_steps, times)
+        steps += n
+        if points is None:
+            stalled = True
+            continue
+        margin += points[strong_team] - points[1 - strong_team]
+    score = 0.5 if stalled or margin == 0 else (1.0 if margin > 0 else 0.0)
+    return {"pair": (strong, weak), "score": score, "rounds": 2, "steps": steps, "stalled": stalled,
+            "endings": Counter(), "margin": margin, **times}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=GAMES, required=True)
+    parser.add_argument("--game", choices=GAMES + TEAM_GAMES, required=True)
     parser.add_argument("--matches", "--rounds", dest="matches", type=int, default=1000,
                         help="matches per pairing (alias --rounds)")
     parser.add_argument("--l3-matches", type=int, default=None,
@@ -181,8 +251,11 @@ def main(argv=None) -> int:
     wall = time.perf_counter() - t0
 
     kind = ", ".join(f"{k}={v}" for k, v in options.items()) or "match to 101"
+    if args.game in TEAM_GAMES:
+        kind = "one deal, twice"
     sizes = f"{matches} matches per pairing" + (f" ({l3_matches} with level 3)" if l3_matches else "")
-    print(f"game={args.game} ({kind}), {sizes}, heads-up, seats alternate, jobs={args.jobs}, wall {wall:.0f} s")
+    layout = TEAM_LAYOUT if args.game in TEAM_GAMES else "heads-up, seats alternate"
+    print(f"game={args.game} ({kind}), {sizes}, {layout}, jobs={args.jobs}, wall {wall:.0f} s")
     rates = {}
     for (s, w), e in sorted(summary["pairs"].items()):
         lo, hi = wilson(e["score"], e["n"])

@@ -22,6 +22,8 @@ _ADAPTER_MODULES = {
     "kalooki": "engine.bots.table_meld",
     "rami-traditionnel": "engine.bots.table_meld",
     "rummikub": "engine.bots.rummikub",
+    "canasta": "engine.bots.canasta",
+    "canasta-tuiles": "engine.bots.canasta",
 }
 _adapters: dict = {}
 
