@@ -56,7 +56,8 @@ View keys (`view(state, seat)`; `public_view` is the same with `seat` None, `han
 - `balls`: `{"A", "B"}`; `target` (12; 13 after a Khanuck with `khanuck_13`); `scores`: balls per seat;
 - `last_deal` (`ROUND_OVER` / `MATCH_OVER`, else None): `{round, dealer, kind, bidder, bid, declarers,
   trump, caller, call, points, jodhi_points, tricks_won, outcome, team, balls_won, balls, reason}`
-  (`team` the team that scored `balls_won`; `reason` a French sentence);
+  (`team` the team that scored `balls_won`; `reason` a French sentence); `last_round`: the same (the
+  contract's name);
 - `history`: one row per deal played, `last_deal` without `declarers`, `jodhi_points`, `tricks_won`,
   `reason`;
 - `left`: seats that left (played by bots); `result`: the result once the match is over;
@@ -123,6 +124,7 @@ ROYALS = ORDER.reversed()
 JODHI_VALUES = {frozenset(("K", "Q")): (20, 40), frozenset(("J", "Q", "K")): (30, 50)}
 SUIT_FR = {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"}
 
+# §8's `seating` and `turn_timer_s` are the table's own settings (tables.forms), not engine options.
 OPTIONS = (
     Option("royals", "Ordre des Royals (inversé)", ((False, "Non"), (True, "Oui")), False),
     Option("blind_thunee", "Thunee aveugle", ((False, "Non"), (True, "Oui")), False),
@@ -133,7 +135,6 @@ OPTIONS = (
     Option("two_ball_margin", "Gagner avec 2 balles d'avance", ((False, "Non"), (True, "Oui")), False),
     Option("mode_strict", "Mode strict (pas de discussion pendant la donne)", ((True, "Oui"), (False, "Non")),
            True),
-    Option("turn_timer_s", "Temps par coup", ((15, "15 s"), (30, "30 s"), (60, "60 s")), 30),
 )
 
 ALIASES = {"play": "play_card", "name_trump": "choose_trump", "jodhi": "declare_jodhi"}
@@ -903,6 +904,7 @@ class Thunee(Game):
             "jodhi_points": {t: team_jodhis(state, t) for t in TEAMS},
             "balls": dict(state["balls"]), "target": state["target"], "scores": list(state["scores"]),
             "last_deal": copy.deepcopy(state["last_deal"]) if over else None,
+            "last_round": copy.deepcopy(state["last_deal"]) if over else None,
             "history": copy.deepcopy(state["history"]),
             "left": list(state["left"]),
             "result": self.result(state),

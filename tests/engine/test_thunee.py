@@ -73,7 +73,7 @@ def test_registry_info_and_deck():
     assert sum(thunee.ORDER.points(c, "S") for c in DECK) == 154  # any trump suit: 30 + 20 + 44 + 40 + 12 + 8
     assert GAME.info.clean_options({}) == {
         "royals": False, "blind_thunee": False, "first_lead": "dealer_right", "khanuck_13": False,
-        "two_ball_margin": False, "mode_strict": True, "turn_timer_s": 30}
+        "two_ball_margin": False, "mode_strict": True}
     with pytest.raises(ValueError):
         GAME.new_match(3, {}, SEED)
 
@@ -575,3 +575,28 @@ def test_narration_tells_a_trick_game():
     told = [t["text"] for t in narration.turns(entries, names)]
     assert told[:2] == ["Ouest a annoncé 80.", "Nord a passé."]
     assert told[-1] == "Sud a joué le Valet de cœur, a pris le pli (51 points)."
+
+
+def test_the_engine_contract_for_a_whole_deal():
+    """tests/engine/test_contract.py's checks (it lists only the 2-seat games): JSON states, views and events,
+    the card family's view keys, autoplay among the legal moves."""
+    import json
+
+    from tests.engine.test_contract import REQUIRED_STATE_KEYS, REQUIRED_VIEW_KEYS
+    state = fresh()
+    assert set(state) >= REQUIRED_STATE_KEYS
+    for _ in range(80):
+        assert json.loads(json.dumps(state)) == state
+        for seat in range(4):
+            view = GAME.view(state, seat)
+            assert set(view) >= REQUIRED_VIEW_KEYS and view["legal"] == GAME.legal_moves(state, seat)
+        to_act = GAME.to_act(state)
+        if not to_act:
+            break
+        seat = to_act[0]
+        move = GAME.autoplay(state, seat) if state["phase"] != "BIDDING" else GAME.legal_moves(state, seat)[0]
+        assert move in GAME.legal_moves(state, seat)
+        state, events = GAME.apply(state, seat, move)
+        for evt in events:
+            assert evt["audience"] == "all" or set(evt["audience"]) <= {"seat", "team"}
+    assert state["phase"] == "ROUND_OVER" and state["history"]
