@@ -18,6 +18,7 @@ The words follow each family's events (engine/README.md): the draw-and-discard g
 
 from engine import cards
 from engine.base import visible_to
+from engine.games import _tiles
 
 # The fields kept of each kind told (everything else of the event is dropped).
 KEPT = {
@@ -42,6 +43,16 @@ KEPT = {
     "eliminated": ("seat", "total", "left"),
     "stock_rebuilt": (),
     "round_void": (),
+    # partnership Canastas (engine/games/_canasta.py)
+    "take_pile": ("seat", "card", "count"),
+    "team_meld": ("seat", "pieces", "rank", "points"),
+    "team_lay_off": ("seat", "pieces", "rank"),
+    "canasta": ("seat", "canasta"),
+    "red_three": ("seat", "card"),
+    "joker_taken": ("seat",),
+    "ask_go_out": ("seat",),
+    "answer_go_out": ("seat", "answer"),
+    "decline_pile": ("seat",),
     # trick games (Thunee)
     "bid": ("seat", "value"),
     "bid_pass": ("seat",),
@@ -79,7 +90,12 @@ def public_events(events: list[dict]) -> list[dict]:
 # ---------------------------------------------------------------- cards in words
 
 def card_words(card: str) -> str:
-    """« le Roi de trèfle », « la Dame de cœur », « l'As de pique », « le 7 de carreau », « un joker »."""
+    """« le Roi de trèfle », « la Dame de cœur », « l'As de pique », « le 7 de carreau », « un joker »;
+    a tile: « la tuile 7 rouge »."""
+    if card in _tiles.TILE_SET:
+        if _tiles.is_joker(card):
+            return "un joker"
+        return f"la tuile {_tiles.number_of(card)} {_tiles.COLOUR_NAME_F[card[0]]}"
     if cards.is_joker(card):
         return "un joker"
     name = cards.name_fr(card)
@@ -163,6 +179,8 @@ def phrase(evt: dict, names: dict) -> tuple[int | None, str, str] | None:
     if kind == "table":
         placed = len(evt.get("placed") or ())
         return seat, "avoir", f"posé {placed} tuile{_plural(placed)}"
+    if kind in CANASTA_PHRASES:
+        return seat, "avoir", CANASTA_PHRASES[kind](evt)
     if kind == "round_over":
         winner = evt.get("winner")
         return (winner, "avoir", "posé toute sa main") if winner is not None else None
@@ -208,6 +226,27 @@ def _trick_phrase(kind: str, evt: dict, seat) -> tuple[int | None, str, str] | N
     if kind == "deal_over":
         return None, "", evt.get("reason") or "Donne terminée."
     return None
+
+
+def _pieces_words(ids: list) -> str:
+    """« 3 cartes » / « 3 tuiles »."""
+    word = "tuile" if ids and ids[0] in _tiles.TILE_SET else "carte"
+    return f"{len(ids)} {word}{_plural(len(ids))}"
+
+
+_CANASTA_KIND = {"clean": "propre", "dirty": "sale", "twos_clean": "de 2 propre", "twos_dirty": "de 2 sale"}
+CANASTA_PHRASES = {
+    "take_pile": lambda e: f"pris la défausse ({e.get('count')} pièce{_plural(e.get('count'))}, avec "
+                           f"{card_words(e['card'])})" if e.get("card") else "pris la défausse",
+    "team_meld": lambda e: f"posé {_pieces_words(e.get('pieces') or [])} ({e.get('points', 0)} points)",
+    "team_lay_off": lambda e: f"ajouté {_pieces_words(e.get('pieces') or [])} à une combinaison de son équipe",
+    "canasta": lambda e: f"fermé une canasta {_CANASTA_KIND.get(e.get('canasta'), '')}".rstrip(),
+    "red_three": lambda e: f"étalé {card_words(e['card'])}" if e.get("card") else "étalé un 3",
+    "joker_taken": lambda e: "pris un joker (bouton Joker)",
+    "ask_go_out": lambda e: "demandé « Partenaire, puis-je sortir ? »",
+    "answer_go_out": lambda e: "répondu « oui »" if e.get("answer") == "yes" else "répondu « non »",
+    "decline_pile": lambda e: "laissé la défausse : la pioche est vide, la manche s'arrête",
+}
 
 
 _AUX = {("avoir", False): "a", ("avoir", True): "as", ("être", False): "est", ("être", True): "es"}

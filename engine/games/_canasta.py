@@ -855,7 +855,9 @@ class CanastaGame(Game):
     def _after_draw(self, new: dict, seat: int, piece: str, source: str = "stock") -> tuple[dict, list]:
         P = self.P
         team = team_of(seat)
-        events = [event("draw", seat=seat, source=source), event("drawn", to_seat(seat), seat=seat, card=piece)]
+        events = [event("drawn", to_seat(seat), seat=seat, card=piece)]
+        if source == "stock":  # the Joker button is told by its own `joker_taken` event
+            events.insert(0, event("draw", seat=seat, source=source))
         while piece in P.bonus_threes:
             new["red3s"][team].append(piece)
             events.append(event("red_three", seat=seat, team=team, card=piece))

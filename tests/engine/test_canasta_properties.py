@@ -257,3 +257,23 @@ def test_autoplay_plays_whole_hands(slug):
             steps += 1
             assert steps < 3000
         assert state["last_round"]["ending"] == "stock"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_public_event_is_told_in_french(slug):
+    from engine import narration
+
+    game = games.get(slug)
+    rng = random.Random(5)
+    state = game.new_match(4, {}, "5e" * 32)
+    state = game.with_joker_balances(state, {0: 1, 1: 1, 2: 1, 3: 1})
+    entries = []
+    while state["phase"] not in OVER:
+        (seat,) = game.to_act(state)
+        state, events = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
+        entries.append({"seat": seat, "events": narration.public_events(events)})
+    told = narration.turns(entries, {s: f"Robot {s}" for s in range(4)}, me=0)
+    assert told and all(t["text"] for t in told)
+    words = " ".join(t["text"] for t in told)
+    assert "pioché" in words and ("jeté" in words)
+    assert not set(strings(told)) & set(state["stock"])
