@@ -1,12 +1,17 @@
-from django.contrib import admin
+import uuid
+
+from django import forms
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import Account, EconomySettings, LedgerEntry, User
+from accounts.models import Account, Counter, CounterEntry, EconomySettings, JokerMove, LedgerEntry, PointsMove, User
+from accounts.services import InsufficientJokers, counter_balance, counter_move
 
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
-    list_display = ("username", "email", "tokens", "is_bot", "bot_level", "games_played", "is_staff", "date_joined")
+    list_display = ("username", "email", "tokens", "points", "jokers", "is_bot", "bot_level", "games_played",
+                    "is_staff", "date_joined")
     list_filter = ("is_bot", "bot_level", "is_staff", "is_active")
     search_fields = ("username", "email")
     fieldsets = UserAdmin.fieldsets + (
@@ -17,6 +22,14 @@ class PlayerAdmin(UserAdmin):
     def tokens(self, obj):
         account = getattr(obj, "account", None)
         return account.balance if account else 0
+
+    @admin.display(description="points de compte")
+    def points(self, obj):
+        return counter_balance(obj, Counter.Kind.POINTS)
+
+    @admin.display(description="jokers")
+    def jokers(self, obj):
+        return counter_balance(obj, Counter.Kind.JOKERS)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -54,3 +67,94 @@ class EconomySettingsAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class JokerMoveForm(forms.ModelForm):
+    """A grant (positive) or an adjustment (negative) of a player's jokers. The hidden key, drawn when the form
+    is shown, makes a form sent twice apply once."""
+
+    user = forms.ModelChoiceField(label="joueur", queryset=User.objects.filter(is_bot=False).order_by("username"))
+    key = forms.CharField(widget=forms.HiddenInput, initial=lambda: f"admin:{uuid.uuid4()}")
+
+    class Meta:
+        model = JokerMove
+        fields = ("amount", "reason", "note")
+        labels = {"amount": "nombre de jokers (négatif pour retirer)"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].choices = [(CounterEntry.Reason.GRANT, CounterEntry.Reason.GRANT.label),
+                                         (CounterEntry.Reason.ADJUST, CounterEntry.Reason.ADJUST.label)]
+
+    def clean_amount(self):
+        amount = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError("Indique un nombre de jokers différent de zéro.")
+        return amount
+
+    def clean(self):
+        cleaned = super().clean()
+        user, amount = cleaned.get("user"), cleaned.get("amount")
+        if user is not None and amount is not None and counter_balance(user, Counter.Kind.JOKERS) + amount < 0:
+            raise forms.ValidationError("Ce joueur n'a pas autant de jokers à retirer.")
+        return cleaned
+
+
+class CounterEntryAdmin(ReadOnlyAdmin):
+    kind = ""
+    list_display = ("created", "player", "amount", "reason", "table_id", "note", "author")
+    list_filter = ("reason", "created")
+    search_fields = ("counter__user__username", "table_id", "note")
+    date_hierarchy = "created"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(counter__kind=self.kind).select_related("counter__user", "author")
+
+    @admin.display(description="joueur", ordering="counter__user__username")
+    def player(self, obj):
+        return obj.counter.user
+
+
+@admin.register(PointsMove)
+class PointsMoveAdmin(CounterEntryAdmin):
+    """Account points move only at the end of a match (tables.economy): read-only here."""
+
+    kind = Counter.Kind.POINTS
+
+
+@admin.register(JokerMove)
+class JokerMoveAdmin(CounterEntryAdmin):
+    """Jokers are granted and adjusted here, through the counter service (one entry, the balance with it)."""
+
+    kind = Counter.Kind.JOKERS
+    form = JokerMoveForm
+
+    def has_add_permission(self, request):
+        return request.user.has_perm("accounts.add_jokermove")
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm("accounts.view_jokermove") or self.has_add_permission(request)
+
+    def get_fields(self, request, obj=None):
+        return ("user", "amount", "reason", "note", "key") if obj is None else self.list_display
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.list_display
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        try:
+            counter_move(user=data["user"], kind=Counter.Kind.JOKERS, amount=data["amount"], reason=data["reason"],
+                         note=data["note"], author=request.user, idempotency_key=data["key"])
+        except InsufficientJokers as error:
+            messages.error(request, error.message)
+        # The entry written (or the one a first sending of this form wrote): the admin's log and redirect name it.
+        obj.pk = (CounterEntry.objects.filter(counter__user=data["user"], counter__kind=Counter.Kind.JOKERS,
+                                              idempotency_key=data["key"]).values_list("pk", flat=True).first())
+
+
+@admin.register(Counter)
+class CounterAdmin(ReadOnlyAdmin):
+    list_display = ("user", "kind", "balance")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)

@@ -110,3 +110,82 @@ class EconomySettings(models.Model):
     def current(cls) -> "EconomySettings":
         obj, _ = cls.objects.get_or_create(pk=1)
         return obj
+
+
+class Counter(models.Model):
+    """A player's balance of something that is not tokens: account points (a score won and lost at the tables)
+    or jokers (spent by a game's « Joker » button). Not in the token ledger: points are not conserved (a win
+    against robots creates them) and neither is worth tokens; the cached balance follows the append-only
+    `CounterEntry` journal in the same transaction, as the token ledger does."""
+
+    class Kind(models.TextChoices):
+        POINTS = "points", "Points de compte"
+        JOKERS = "jokers", "Jokers"
+
+    user = models.ForeignKey(User, on_delete=models.PROTECT, related_name="counters", verbose_name="joueur")
+    kind = models.CharField("type", max_length=10, choices=Kind.choices)
+    balance = models.BigIntegerField("solde", default=0)  # cache of the sum of its entries, same transaction
+
+    class Meta:
+        verbose_name = "compteur"
+        verbose_name_plural = "compteurs (points, jokers)"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="one_counter_per_kind"),
+            # Points may fall below zero (a losing streak); a joker balance never does.
+            models.CheckConstraint(condition=models.Q(kind="points") | models.Q(balance__gte=0),
+                                   name="jokers_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} de {self.user}"
+
+
+class CounterEntry(models.Model):
+    """One move of a counter. Append-only: entries are never updated or deleted; the idempotency key makes a
+    retried settlement, move or admin form apply once."""
+
+    class Reason(models.TextChoices):
+        WIN = "win", "Partie gagnée"
+        LOSS = "loss", "Partie perdue"
+        GRANT = "grant", "Dotation"
+        ADJUST = "adjust", "Ajustement"
+        SPENT = "spent", "Joker utilisé"
+
+    counter = models.ForeignKey(Counter, on_delete=models.PROTECT, related_name="entries", verbose_name="compteur")
+    amount = models.BigIntegerField("montant")
+    reason = models.CharField("motif", max_length=10, choices=Reason.choices)
+    table_id = models.BigIntegerField("table", null=True, blank=True)
+    note = models.CharField("note", max_length=200, blank=True)
+    author = models.ForeignKey(User, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                               verbose_name="saisi par")
+    idempotency_key = models.CharField(max_length=120)
+    created = models.DateTimeField("date", auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = "mouvement de compteur"
+        verbose_name_plural = "mouvements de compteurs"
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["counter", "idempotency_key"], name="counter_entry_idempotent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.counter}: {self.amount:+d} ({self.get_reason_display()})"
+
+
+class JokerMove(CounterEntry):
+    """The joker entries, for their admin page (grants and adjustments)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "mouvement de jokers"
+        verbose_name_plural = "jokers : dotations et ajustements"
+
+
+class PointsMove(CounterEntry):
+    """The account-points entries, for their read-only admin page."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "mouvement de points"
+        verbose_name_plural = "points de compte (journal)"

@@ -9,7 +9,7 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 
-from accounts.models import Account, EconomySettings, LedgerEntry, User
+from accounts.models import Account, Counter, CounterEntry, EconomySettings, LedgerEntry, User
 
 
 class InsufficientTokens(Exception):
@@ -90,6 +90,51 @@ def user_create(*, username: str, password: str | None, email: str = "") -> User
         transfer_create(source=house_account(), target=account, amount=grant, reason=LedgerEntry.Reason.GRANT,
                         idempotency_key=f"grant:{user.pk}")
     return user
+
+
+class InsufficientJokers(Exception):
+    """A joker debit larger than the balance."""
+
+    message = "Tu n'as plus de joker sur ton compte."
+
+
+def counter_move(*, user: User, kind: str, amount: int, reason: str, idempotency_key: str,
+                 table_id: int | None = None, note: str = "", author: User | None = None) -> bool:
+    """Move a player's account points or jokers by `amount` (negative: a debit). One append-only entry and the
+    cached balance, in one transaction with the counter's row locked; returns False if this key was applied
+    already (a retried settlement, move or form). A joker debit beyond the balance raises InsufficientJokers."""
+    if amount == 0:
+        return False
+    with transaction.atomic():
+        Counter.objects.get_or_create(user=user, kind=kind)
+        counter = Counter.objects.select_for_update().get(user=user, kind=kind)
+        if counter.entries.filter(idempotency_key=idempotency_key).exists():
+            return False
+        if kind == Counter.Kind.JOKERS and counter.balance + amount < 0:
+            raise InsufficientJokers()
+        try:
+            with transaction.atomic():
+                CounterEntry.objects.create(counter=counter, amount=amount, reason=reason, table_id=table_id,
+                                            note=note, author=author, idempotency_key=idempotency_key)
+        except IntegrityError:
+            return False  # a concurrent call with the same key won
+        Counter.objects.filter(pk=counter.pk).update(balance=F("balance") + amount)
+        return True
+
+
+def counter_balance(user: User, kind: str) -> int:
+    return Counter.objects.filter(user=user, kind=kind).values_list("balance", flat=True).first() or 0
+
+
+def counter_balances(user_ids, kind: str) -> dict[int, int]:
+    """{user id: balance} for several players at once (0 for one without a counter)."""
+    found = dict(Counter.objects.filter(user_id__in=list(user_ids), kind=kind).values_list("user_id", "balance"))
+    return {uid: found.get(uid, 0) for uid in user_ids}
+
+
+def counter_entries_total(counter: Counter) -> int:
+    """The balance recomputed from the entries (the source of truth)."""
+    return counter.entries.aggregate(total=Sum("amount"))["total"] or 0
 
 
 BOT_NAMES = {1: "Robot Débutant", 2: "Robot Confirmé", 3: "Robot Expert"}

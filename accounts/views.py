@@ -8,7 +8,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import LoginForm, SignupForm
-from accounts.services import user_balance, user_create
+from accounts.models import Counter, CounterEntry
+from accounts.services import counter_balance, user_balance, user_create
 from accounts.throttle import throttled
 
 
@@ -65,8 +66,10 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 @login_required
 def profile(request):
     user = request.user
+    recent = CounterEntry.objects.filter(counter__user=user).select_related("counter")[:10]
     return render(
         request,
         "accounts/profile.html",
-        {"profile_user": user, "balance": user_balance(user)},
+        {"profile_user": user, "balance": user_balance(user), "points": counter_balance(user, Counter.Kind.POINTS),
+         "jokers": counter_balance(user, Counter.Kind.JOKERS), "counter_entries": recent},
     )

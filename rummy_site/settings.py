@@ -201,6 +201,8 @@ CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 NEXT_ROUND_DELAY_SECONDS = float(os.environ.get("NEXT_ROUND_DELAY_SECONDS", "8"))
 DISCONNECT_GRACE_SECONDS = float(os.environ.get("DISCONNECT_GRACE_SECONDS", "4"))
+# « Partie rapide »: how long a quick-start table waits for players before robots fill its empty places.
+QUICK_START_WAIT_SECONDS = float(os.environ.get("QUICK_START_WAIT_SECONDS", "20"))
 # Presence: each web server process beats this often; silent for this many beats, it is taken for dead and
 # its sockets no longer count as connected players (tables.presence). 0: no heartbeat (tests).
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "5"))

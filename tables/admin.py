@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from tables.models import Game, RulesPage
+from tables.models import Game, RulesPage, Table
 
 
 class RulesPageInline(admin.StackedInline):
@@ -28,3 +28,22 @@ class RulesPageAdmin(admin.ModelAdmin):
     list_display = ("title", "game", "updated_at")
     list_filter = ("game", "updated_at")
     search_fields = ("title", "body", "meta_description")
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    """Tables are written by the table services only (moves, seats, money): admins read them here."""
+
+    list_display = ("__str__", "table_type", "status", "seats_count", "stake", "private", "host", "created")
+    list_filter = ("table_type", "status", "game")
+    search_fields = ("id", "host__username")
+    date_hierarchy = "created"
+    fields = ("game", "table_type", "host", "seats_count", "options", "stake", "turn_timer_s", "private", "status",
+              "version", "settled", "created", "started_at", "finished_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -5,9 +5,11 @@ from fractions import Fraction
 
 from django.db.models import F
 
-from accounts.models import Account, LedgerEntry, User
-from accounts.services import house_account, player_account, pot_account, transfer_create, user_balance
+from accounts.models import Account, Counter, CounterEntry, LedgerEntry, User
+from accounts.services import counter_move, house_account, player_account, pot_account, transfer_create, user_balance
+from engine import games
 from tables.models import Seat, Table
+from tables.table_types import team_index
 
 
 def ensure_can_stake(user: User, stake: int) -> None:
@@ -80,11 +82,18 @@ def match_settle(*, table: Table, result: dict) -> None:
     pot.refresh_from_db()
     house = house_account()
     bots = [s.bot_level for s in seats.values() if s.is_bot]
+    info = games.get(getattr(table, "game_slug", None) or table.game.slug).info
 
-    if len(humans) == 1 and bots:
+    if table.table_type == Table.Type.ARENA:
+        _settle_arena(table, humans, winners, pot, house)
+    elif info.teams:
+        _settle_teams(table, seats, humans, winners, pot, house)
+    elif len(humans) == 1 and bots:
         _settle_against_bots(table, humans[0], winners, pot, house, max(bots))
     else:
         _settle_pot(table, seats, winners, result.get("prize_split"), pot, house)
+    if info.account_points_per_round and table.table_type != Table.Type.ARENA and winners:
+        _award_points(table, humans, winners, info.account_points_per_round * rounds_played(table.state, result))
 
     winner_users = [seats[w].user_id for w in winners if seats[w].user_id and not seats[w].is_bot]
     User.objects.filter(pk__in=[s.user_id for s in humans]).update(games_played=F("games_played") + 1)
@@ -131,3 +140,83 @@ def _settle_pot(table, seats, winners, shares, pot, house) -> None:
         first = next((seats[w] for w in winners if not seats[w].is_bot), None)
         target = player_account(first.user) if first else house
         _pay(pot, target, rest, LedgerEntry.Reason.WIN, table, f"settle:{table.pk}:rest")
+
+
+def _paid_winners(humans: list[Seat], winners: list[int]) -> list[Seat]:
+    """The humans a win pays: a player who left is paid nothing, whatever his seat's autoplay or robot did."""
+    return [s for s in humans if s.position in winners and not s.left]
+
+
+def _settle_teams(table, seats, humans, winners, pot, house) -> None:
+    """A team game: the win is the team's. Humans only on one side (with robot partners or alone) play against
+    the robots: each winner gets his stake back plus the payout of the opposing robots' level. Humans on both
+    sides: the winning team's humans share the pot."""
+    paid = _paid_winners(humans, winners)
+    if len({team_index(s.position) for s in humans}) == 1:
+        ours = team_index(humans[0].position)
+        opponents = [s.bot_level for s in seats.values() if s.is_bot and team_index(s.position) != ours]
+        level = max(opponents or [s.bot_level for s in seats.values() if s.is_bot] or [1])
+        rest = pot.balance
+        for seat in paid:
+            account = player_account(seat.user)
+            payout = int((Decimal(table.stake) * table.game.bot_payout(level)).to_integral_value(ROUND_DOWN))
+            _pay(pot, account, min(table.stake, rest), LedgerEntry.Reason.REFUND, table,
+                 f"settle:{table.pk}:refund:{seat.user_id}")
+            rest -= min(table.stake, rest)
+            _pay(house, account, payout, LedgerEntry.Reason.BOT_PAYOUT, table,
+                 f"settle:{table.pk}:payout:{seat.user_id}")
+        _pay(pot, house, rest, LedgerEntry.Reason.LOSS, table, f"settle:{table.pk}:loss")
+        return
+    _share_pot(table, paid, pot.balance, pot, house)
+
+
+def _share_pot(table, paid: list[Seat], total: int, pot, house) -> None:
+    """`total` tokens of the pot shared equally among `paid` (the odd token to the first); none: the house."""
+    if total <= 0:
+        return
+    if not paid:
+        _pay(pot, house, total, LedgerEntry.Reason.LOSS, table, f"settle:{table.pk}:loss")
+        return
+    share, odd = divmod(total, len(paid))
+    for index, seat in enumerate(paid):
+        _pay(pot, player_account(seat.user), share + (odd if index == 0 else 0), LedgerEntry.Reason.WIN, table,
+             f"settle:{table.pk}:win:{seat.user_id}")
+
+
+def _settle_arena(table, humans, winners, pot, house) -> None:
+    """Arena: each winner gains the entry stake (his own back and one more), each loser loses his; the losers'
+    stakes pay the winners, the house pays what robots lost and takes what they won. Tie-break rounds change
+    nothing: the stake is paid once. No winner at all: every stake goes back."""
+    if not winners:
+        for seat in humans:
+            _pay(pot, player_account(seat.user), table.stake, LedgerEntry.Reason.REFUND, table,
+                 f"settle:{table.pk}:refund:{seat.user_id}")
+        return
+    rest = pot.balance
+    for seat in _paid_winners(humans, winners):
+        account = player_account(seat.user)
+        from_pot = min(2 * table.stake, rest)
+        rest -= from_pot
+        _pay(pot, account, from_pot, LedgerEntry.Reason.WIN, table, f"settle:{table.pk}:win:{seat.user_id}")
+        _pay(house, account, 2 * table.stake - from_pot, LedgerEntry.Reason.WIN, table,
+             f"settle:{table.pk}:house:{seat.user_id}")
+    _pay(pot, house, rest, LedgerEntry.Reason.LOSS, table, f"settle:{table.pk}:loss")
+
+
+def rounds_played(state: dict | None, result: dict) -> int:
+    """The rounds a match actually played, tie-breaks included (the contract's per-round `history`)."""
+    if isinstance(result.get("rounds"), int):
+        return result["rounds"]
+    history = (state or {}).get("history") or []
+    return max(1, len(history) or int((state or {}).get("round") or 1))
+
+
+def _award_points(table, humans: list[Seat], winners: list[int], points: int) -> None:
+    """Account points: each winner gains `points`, each loser (or a player who left) loses as many; keyed per
+    table and player, so a settlement retried moves nothing twice."""
+    paid = {s.pk for s in _paid_winners(humans, winners)}
+    for seat in humans:
+        won = seat.pk in paid
+        counter_move(user=seat.user, kind=Counter.Kind.POINTS, amount=points if won else -points,
+                     reason=CounterEntry.Reason.WIN if won else CounterEntry.Reason.LOSS, table_id=table.pk,
+                     idempotency_key=f"points:{table.pk}:{seat.user_id}")

@@ -1,8 +1,9 @@
 from django import forms
 
 from engine import bots, games
-from tables.models import Game
+from tables.models import Game, Table
 from tables.services import TURN_TIMERS
+from tables.table_types import arena_possible, partner_of
 
 SEAT_CHOICES = [("human", "Un ami (invitation)"), ("1", "Robot Débutant"), ("2", "Robot Confirmé"),
                 ("3", "Robot Expert")]
@@ -23,6 +24,10 @@ def playable_games():
 class TableCreateForm(forms.Form):
     """« Nouvelle table »: game, seats, who sits where, options, timer and stake."""
 
+    teams = False  # the selected game is played by two teams of partners
+
+    table_type = forms.ChoiceField(label="Type de table", initial=Table.Type.FRIENDS,
+                                   choices=[(Table.Type.FRIENDS, "Entre amis (et robots)")])
     game = forms.ModelChoiceField(label="Jeu", queryset=Game.objects.none(), to_field_name="slug",
                                   empty_label=None)
     seats_count = forms.TypedChoiceField(label="Nombre de joueurs", coerce=int, choices=[(2, "2"), (3, "3"), (4, "4")])
@@ -43,6 +48,14 @@ class TableCreateForm(forms.Form):
             return
         self.fields["game"].initial = game.slug
         info = games.get(game.slug).info
+        self.teams = info.teams
+        if arena_possible(info):
+            self.fields["table_type"].choices = [
+                (Table.Type.FRIENDS, "Entre amis (et robots)"),
+                (Table.Type.ARENA, "Arène : 3 manches (+ départage), mise d'entrée gagnée ou perdue"),
+            ]
+        if info.teams:
+            self._label_partners(info.max_players)
         self.fields["seats_count"].choices = [(n, str(n)) for n in range(info.min_players, info.max_players + 1)]
         self.fields["seats_count"].initial = info.default_players
         self.fields["stake"].choices = [(s, "Partie amicale (0)" if s == 0 else f"{s} jetons")
@@ -54,6 +67,19 @@ class TableCreateForm(forms.Form):
             self.fields[name] = forms.ChoiceField(label=opt.label, choices=[(str(v), lbl) for v, lbl in opt.choices],
                                                   initial=str(opt.default))
             self.option_names.append((name, opt))
+
+    def _label_partners(self, seats_count: int) -> None:
+        """Partners sit face to face (teams 0/2 and 1/3): each place says whose side it is on."""
+        for position in range(1, seats_count):
+            field = self.fields.get(f"seat_{position}")
+            if field is not None:
+                side = "ton partenaire" if partner_of(0, seats_count) == position else "adversaire"
+                field.label = f"Place {position + 1} — {side}"
+
+    def partner_teams(self) -> list[str]:
+        """« Équipe 1 : places 1 et 3 », for the form's help."""
+        return ["Ton équipe : places 1 et 3 (toi et ton partenaire, face à face)",
+                "L'équipe adverse : places 2 et 4"] if getattr(self, "teams", False) else []
 
     def _selected_game(self):
         slug = self.data.get("game") if self.data else None

@@ -91,6 +91,14 @@ class Table(models.Model):
         FINISHED = "finished", "Terminée"
         CANCELLED = "cancelled", "Annulée"
 
+    class Type(models.TextChoices):
+        """How the table is filled and paid: friends and robots chosen by the host; a quick start (whoever is
+        waiting, then robots); an Arena (fixed match length, an entry stake won or lost)."""
+
+        FRIENDS = "friends", "Entre amis"
+        QUICK = "quick", "Partie rapide"
+        ARENA = "arena", "Arène"
+
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="tables", verbose_name="jeu")
     host = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="hosted_tables",
                              verbose_name="hôte")
@@ -99,12 +107,14 @@ class Table(models.Model):
     stake = models.PositiveIntegerField("mise", default=0)
     turn_timer_s = models.PositiveSmallIntegerField("temps par coup (s)", default=30)
     private = models.BooleanField("privée", default=False)
+    table_type = models.CharField("type de table", max_length=10, choices=Type.choices, default=Type.FRIENDS)
     invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token, editable=False)
     status = models.CharField("statut", max_length=10, choices=Status.choices, default=Status.WAITING,
                               db_index=True)
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True, editable=False)
     seed = models.CharField(max_length=64, blank=True, editable=False)  # server-side only
+    # Playing: the end of the current move's time. Waiting quick start: when robots fill the empty places.
     deadline = models.DateTimeField("fin du coup en cours", null=True, blank=True)
     # The current round's latest public events, one entry per move (tables.recent): « what just happened ».
     recent_events = models.JSONField("derniers coups", default=list, blank=True, editable=False)

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Counter, CounterEntry, User
+from accounts.services import InsufficientJokers, counter_balances, counter_move
 from engine import IllegalMove, games
 from engine.rng import new_seed
-from tables import economy, presence, reads, recent, scheduler, writes
+from tables import economy, presence, reads, recent, scheduler, table_types, writes
 from tables.models import Game, Seat, Table, TableMove
 
 log = logging.getLogger(__name__)
@@ -58,8 +59,12 @@ def table_create(
     stake: int | None = None,
     turn_timer_s: int = 30,
     private: bool = True,
+    table_type: str = Table.Type.FRIENDS,
 ) -> Table:
-    """A new table with the host at seat 0 and bots where asked ({position: level})."""
+    """A new table with the host at seat 0 and bots where asked ({position: level}).
+
+    An Arena plays the engine's three-round format (plus its tie-breaks) for an entry stake, and is listed in
+    the lobby; a quick-start table is public and friendly (tables.quick_start fills and starts it)."""
     from tables.forms import live_slugs
 
     if game.slug not in live_slugs():
@@ -72,7 +77,19 @@ def table_create(
         options = info.clean_options(options)
     except ValueError:
         raise TableError("Une option de la table n'est pas valable.", "options") from None
+    if table_type not in Table.Type.values:
+        raise TableError("Ce type de table n'existe pas.", "table_type")
     stake = game.default_stake if stake is None else stake
+    if table_type == Table.Type.ARENA:
+        forced = table_types.arena_options(info)
+        if forced is None:
+            raise TableError("Ce jeu ne se joue pas en Arène.", "arena")
+        options = {**options, **forced}
+        if not stake:
+            raise TableError("L'Arène se joue avec une mise d'entrée : choisis une mise.", "stake")
+        private = False
+    elif table_type == Table.Type.QUICK:
+        stake, private = 0, False
     if stake not in game.allowed_stakes():
         raise TableError("Cette mise n'est pas autorisée pour ce jeu.", "stake")
     if turn_timer_s not in TURN_TIMERS:
@@ -83,7 +100,7 @@ def table_create(
     economy.ensure_can_stake(host, stake)
     table = Table.objects.create(
         game=game, host=host, seats_count=seats_count, options=options, stake=stake,
-        turn_timer_s=turn_timer_s, private=private,
+        turn_timer_s=turn_timer_s, private=private, table_type=table_type,
     )
     Seat.objects.create(table=table, position=0, user=host)
     for position, level in sorted(bot_levels.items()):
@@ -107,7 +124,10 @@ def seat_join(*, table: Table, user: User) -> Seat:
         raise TableError("Cette table est complète.", "full")
     economy.ensure_can_stake(user, table.stake)
     seat = Seat.objects.create(table=table, position=free[0], user=user)
-    scheduler.after_commit_table_changed(table.pk)
+    if table.table_type == Table.Type.QUICK and len(free) == 1:
+        match_start(table=table)  # nobody left to wait for
+    else:
+        scheduler.after_commit_table_changed(table.pk)
     scheduler.after_commit_lobby_changed()
     return seat
 
@@ -118,6 +138,13 @@ def seat_leave_waiting(*, table: Table, user: User) -> None:
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.status != Table.Status.WAITING:
         raise TableError("La partie a commencé : utilise « Quitter » depuis la table.", "started")
+    successor = None
+    if table.host_id == user.pk and table.table_type == Table.Type.QUICK:
+        # Nobody hosts a quick start: the next player waiting keeps the table for the others.
+        successor = table.seats.exclude(user=user).filter(user__isnull=False, bot_level__isnull=True).first()
+    if successor is not None:
+        table.host_id = successor.user_id
+        table.save(update_fields=["host"])
     if table.host_id == user.pk:
         table.status = Table.Status.CANCELLED
         table.save(update_fields=["status"])
@@ -136,18 +163,33 @@ def table_start(*, table: Table, user: User) -> Table:
         raise TableError("Seul l'hôte peut lancer la partie.", "not_host")
     if table.status != Table.Status.WAITING:
         raise TableError("La partie a déjà commencé.", "started")
-    seats = list(table.seats.select_related("user"))
-    if len(seats) < table.seats_count:
+    if table.seats.count() < table.seats_count:
         raise TableError("Toutes les places doivent être occupées pour commencer.", "not_full")
+    return match_start(table=table)
+
+
+def match_start(*, table: Table) -> Table:
+    """Deal the first round of a full table, locked by the caller: stakes go to the pot; a game with an account
+    joker balance learns each human's (logged with the start, so a replay rebuilds the same state)."""
+    seats = list(table.seats.select_related("user"))
     economy.stakes_escrow(table=table, seats=seats)
+    engine = engine_for(table)
     table.seed = new_seed()
-    table.state = engine_for(table).new_match(table.seats_count, table.options, table.seed)
+    table.state = engine.new_match(table.seats_count, table.options, table.seed)
+    start = {"action": "start"}
+    if engine.info.account_jokers:
+        humans = {s.position: s.user_id for s in seats if s.user_id and not s.is_bot}
+        held = counter_balances(humans.values(), Counter.Kind.JOKERS)
+        balances = {position: held[user_id] for position, user_id in humans.items()}
+        table.state = engine.with_joker_balances(table.state, balances)
+        start["balances"] = {str(position): count for position, count in balances.items()}
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     table.version = 1
+    table.deadline = None
     _update_deadline(table)
     table.save()
-    TableMove.objects.create(table=table, seq=1, seat=None, move={"action": "start"}, actor="system")
+    TableMove.objects.create(table=table, seq=1, seat=None, move=start, actor="system")
     scheduler.after_commit_move(table)
     scheduler.after_commit_lobby_changed()
     return table
@@ -179,6 +221,7 @@ def play_move(*, table_id: int, seat: int, move, expected_version: int | None, a
                 # which marks the seat and charges the abandon penalty.
                 raise IllegalMove("use_leave", LEAVE_MESSAGE)
             state, _events = engine.apply(table.state, seat, move)
+            _debit_jokers(table, _events)
         except IllegalMove as error:
             return MoveOutcome(False, table.version, error)
         _commit_state(table, engine, state, seat=seat, move=move, actor=actor, events=_events)
@@ -205,6 +248,28 @@ def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: 
     if result is not None:
         economy.match_settle(table=table, result=result)
     scheduler.after_commit_move(table)
+
+
+JOKER_TAKEN = "joker_taken"
+NO_JOKER_LEFT = "no_joker_balance"
+
+
+def _debit_jokers(table: Table, events: list) -> None:
+    """A move that spent account jokers (a `joker_taken` event) debits its player, in the move's transaction
+    and keyed by the move's number: applied once, or not at all with the move. A balance spent meanwhile at
+    another table refuses the move."""
+    for evt in events:
+        if evt.get("kind") != JOKER_TAKEN:
+            continue
+        user = User.objects.filter(seats__table_id=table.pk, seats__position=evt.get("seat"),
+                                   seats__bot_level__isnull=True).first()
+        if user is None:
+            continue  # a robot's seat has no account balance
+        try:
+            counter_move(user=user, kind=Counter.Kind.JOKERS, amount=-1, reason=CounterEntry.Reason.SPENT,
+                         table_id=table.pk, idempotency_key=f"joker:{table.pk}:{table.version + 1}")
+        except InsufficientJokers as error:
+            raise IllegalMove(NO_JOKER_LEFT, error.message) from None
 
 
 def _update_deadline(table: Table, before: dict | None = None) -> None:
@@ -257,6 +322,9 @@ def replay_steps(table: Table):
         action = entry.move.get("action")
         if action == "start":
             state = engine.new_match(table.seats_count, table.options, table.seed)
+            if "balances" in entry.move:
+                state = engine.with_joker_balances(
+                    state, {int(position): count for position, count in entry.move["balances"].items()})
         elif action == "leave":
             state, _ = engine.leave(state, entry.seat)
         else:

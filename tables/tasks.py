@@ -8,7 +8,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from engine import bots, games
-from tables import reads, services
+from tables import quick_start, reads, services
 from tables.models import Table
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,8 @@ def next_round(table_id: int, version: int) -> None:
 @shared_task(ignore_result=True)
 def expire_turns() -> int:
     """The move timers, queued every second by each worker (rummy_site.celery.MoveTimers): each table whose
-    current decision is past its deadline gets the rules' autoplay for it. The deadline lives on the table,
+    current decision is past its deadline gets the rules' autoplay for it; each quick-start table whose wait is
+    over gets its robots and starts. The deadline lives on the table,
     so a timer survives any restart and costs nothing while it runs (no task waiting per move)."""
     due = Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=timezone.now())
     count = 0
@@ -92,4 +93,6 @@ def expire_turns() -> int:
         if to_act:  # one decision per sweep: the next one has its own clock
             autoplay_turn.run(table_id, version, to_act[0])
             count += 1
+    for table_id in quick_start.due_tables():  # « Partie rapide »: the wait for players is over
+        count += quick_start.quick_start_fill(table_id=table_id)
     return count

@@ -7,6 +7,7 @@ app_name = "tables"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("nouvelle/", views.table_new, name="new"),
+    path("rapide/<slug:slug>/", views.table_quick, name="quick"),
     path("invitation/<str:token>/", views.table_invite, name="invite"),
     path("<int:table_id>/", views.table_page, name="table"),
     path("<int:table_id>/rejoindre/", views.table_join, name="join"),

@@ -1,5 +1,6 @@
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import SuspiciousOperation
@@ -9,10 +10,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tables import commands, rendering, services
+from engine import games as engines
+from tables import commands, quick_start, rendering, services
 from tables.forms import TableCreateForm, playable_games
 from tables.models import Game, RulesPage, Table
 from tables.presenters import table_context
+from tables.presenters.frame import seat_name
+from tables.table_types import team_index
 
 
 def home(request):
@@ -39,6 +43,22 @@ def open_tables():
     )
 
 
+def partner_teams(table: Table, seats) -> list[list[str]]:
+    """A team game's two teams as names (partners face to face: places 1 and 3, 2 and 4); [] otherwise."""
+    if not engines.get(table.game.slug).info.teams:
+        return []
+    by_position = {s.position: s for s in seats}
+    teams = [[], []]
+    for position in range(table.seats_count):
+        seat = by_position.get(position)
+        teams[team_index(position)].append(seat_name(seat) if seat is not None else "Place libre")
+    return teams
+
+
+def lobby_rows(tables) -> list[dict]:
+    return [{"table": t, "teams": partner_teams(t, t.seats.all())} for t in tables]
+
+
 def lobby(request):
     slug = request.GET.get("jeu")
     game = playable_games().filter(slug=slug).first() if slug else None
@@ -47,8 +67,10 @@ def lobby(request):
     if request.user.is_authenticated:
         mine = (Table.objects.filter(seats__user=request.user, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
                 .select_related("game").distinct()[:20])
-    context = {"tables": open_tables(), "form": form, "my_tables": mine, "requested": slug,
-               "requested_unplayable": bool(slug and game is None)}
+    tables = list(open_tables())
+    context = {"tables": tables, "rows": lobby_rows(tables), "form": form, "my_tables": mine,
+               "requested": slug, "requested_unplayable": bool(slug and game is None),
+               "quick_games": playable_games(), "quick_wait_s": int(settings.QUICK_START_WAIT_SECONDS)}
     if request.htmx and request.GET.get("fragment") == "list":
         return render(request, "tables/lobby.html#table_list", context)
     if request.htmx and request.GET.get("fragment") == "form":
@@ -66,6 +88,7 @@ def table_new(request):
                 host=request.user, game=form.cleaned_data["game"], seats_count=form.cleaned_data["seats_count"],
                 bot_levels=form.bot_levels(), options=form.engine_options(), stake=form.cleaned_data["stake"],
                 turn_timer_s=form.cleaned_data["turn_timer_s"], private=form.cleaned_data["private"],
+                table_type=form.cleaned_data["table_type"],
             )
         except services.TableError as error:
             form.add_error(None, error.message)
@@ -76,8 +99,26 @@ def table_new(request):
                 except services.TableError as error:
                     messages.error(request, error.message)
             return redirect(table)
-    context = {"tables": open_tables(), "form": form, "my_tables": []}
+    tables = list(open_tables())
+    context = {"tables": tables, "rows": lobby_rows(tables), "form": form, "my_tables": [],
+               "quick_games": playable_games(), "quick_wait_s": int(settings.QUICK_START_WAIT_SECONDS)}
     return render(request, "tables/lobby.html", context, status=400)
+
+
+@login_required
+@require_POST
+def table_quick(request, slug: str):
+    """« Partie rapide »: a seat at a waiting quick-start table of the game, or a new one."""
+    game = playable_games().filter(slug=slug).first()
+    if game is None:
+        messages.error(request, "Ce jeu n'est pas encore jouable en ligne.")
+        return redirect("tables:lobby")
+    try:
+        table = quick_start.quick_start_join(user=request.user, game=game)
+    except services.TableError as error:
+        messages.error(request, error.message)
+        return redirect("tables:lobby")
+    return redirect(table)
 
 
 def table_invite(request, token: str):
@@ -113,6 +154,8 @@ def table_page(request, table_id: int):
     context["invite_url"] = request.build_absolute_uri(reverse("tables:invite", args=[table.invite_token]))
     context["is_host"] = table.host_id == request.user.pk
     context["free_seats"] = table.seats_count - len(seats)
+    context["partner_teams"] = partner_teams(table, seats)
+    context["quick_wait_s"] = int(settings.QUICK_START_WAIT_SECONDS)
     context["live"] = rendering.render_parts(context, request)
     return render(request, "tables/table.html", context)
 
