@@ -18,6 +18,7 @@ FAMILIES = {
     "cards": "tables.presenters.cards",
     "table_meld": "tables.presenters.table_meld",
     "tiles": "tables.presenters.tiles",
+    "tricks": "tables.presenters.tricks",
 }
 
 

@@ -1,0 +1,249 @@
+"""The trick table (Thunee) rendered server-side from real engine states: my hand with the playable cards raised,
+the others' hands never in a push, each trick card toward its player, trumps shown only once known, the bids and
+calls as buttons only when legal, the score sheet in « Nous » / « Eux », the end of a deal, a refused card."""
+
+import random
+import re
+
+import pytest
+
+import tables.forms
+from engine import games
+from tables import commands, live, reads
+from tables.models import Table
+from tables.presenters import presenter_for, table_context
+from tables.rendering import render_push
+from tests.tables.helpers import create_table
+
+pytestmark = pytest.mark.django_db
+
+ENGINE = games.get("thunee")
+CARD_ID = re.compile(r"(?<![A-Za-z0-9])((?:9|10|J|Q|K|A)[SHDC]1)(?![A-Za-z0-9])")
+# A deal where seat 1 leads the ace of hearts and seat 0 (the human) holds one heart only.
+HANDS = [
+    ["KH1", "9C1", "10C1", "AC1", "QD1", "JD1"],
+    ["AH1", "9S1", "10S1", "KS1", "QS1", "JS1"],
+    ["9H1", "10H1", "KC1", "QC1", "JC1", "9D1"],
+    ["QH1", "JH1", "AS1", "10D1", "KD1", "AD1"],
+]
+
+
+@pytest.fixture(autouse=True)
+def _offered(monkeypatch):
+    """Until the bots are registered the lobby does not offer the game; the tables here need no bot to move."""
+    live_slugs = tables.forms.live_slugs
+    monkeypatch.setattr(tables.forms, "live_slugs", lambda: sorted({*live_slugs(), "thunee"}))
+
+
+def _table(player, state, version=5):
+    table = create_table(player, "thunee", seats=4, bots={1: 1, 2: 1, 3: 1}, stake=0, start=False)
+    Table.objects.filter(pk=table.pk).update(state=state, status=Table.Status.PLAYING, version=version)
+    table.refresh_from_db()
+    return table
+
+
+def _pushes(table):
+    seats = reads.seats_of(table.pk)
+    return {s.position: render_push(table, seats, s) for s in seats}
+
+
+def _bid_and_name(seed="tricks-render", trump="S"):
+    """The first seat asked bids 80, the others pass, it names `trump`: the Thunee window opens."""
+    state = ENGINE.new_match(4, {}, seed)
+    bidder = ENGINE.to_act(state)[0]
+    state, _ = ENGINE.apply(state, bidder, {"action": "bid", "value": 80})
+    while state["phase"] == "BIDDING":
+        state, _ = ENGINE.apply(state, ENGINE.to_act(state)[0], {"action": "pass"})
+    state, _ = ENGINE.apply(state, bidder, {"action": "choose_trump", "suit": trump})
+    assert state["phase"] == "THUNEE_WINDOW"
+    return state, bidder
+
+
+def _following(lead=True):
+    """Trick 1 with the scripted hands, seat 1 leading; after `lead` seat 1 has played the ace of hearts."""
+    state, _ = _bid_and_name()
+    while state["phase"] == "THUNEE_WINDOW":
+        state, _ = ENGINE.apply(state, ENGINE.to_act(state)[0], {"action": "pass"})
+    assert state["phase"] == "PLAY"
+    state["hands"] = [list(h) for h in HANDS]
+    state.update(leader=1, current=1, trick=[])
+    if lead:
+        state, _ = ENGINE.apply(state, 1, {"action": "play_card", "card": "AH1"})
+    return state
+
+
+def _allowed(view):
+    """The card ids a seat may see: its hand, the trick, the finished tricks, the cards shown in a Jodhi."""
+    seen = set(view["hand"]) | set(view["shown"])
+    if view["trick"]:
+        seen |= {p["card"] for p in view["trick"]["cards"]}
+    seen |= {p["card"] for t in view["tricks"] for p in t["cards"]}
+    return seen
+
+
+def test_the_presenter_is_the_trick_familys():
+    assert presenter_for(ENGINE).folder == "tricks"
+
+
+def test_bidding_buttons_only_for_the_seat_asked(player):
+    state = ENGINE.new_match(4, {}, "tricks-bids")
+    asked = ENGINE.to_act(state)[0]
+    pushes = _pushes(_table(player, state))
+    html = pushes[asked]
+    assert "Enchérir&nbsp;:" in html and 'aria-label="Enchérir 80"' in html and ">100</button>" in html
+    assert ">Passer</button>" in html
+    for seat, other in pushes.items():
+        if seat != asked:
+            assert "Enchérir 80" not in other and ">Passer</button>" not in other
+            assert 'data-action="bid"' not in other
+    assert "pas encore choisi" in html  # nobody knows trumps while bidding
+
+
+def test_a_bid_shows_on_its_seat_and_a_higher_bid_only_is_offered(player):
+    state = ENGINE.new_match(4, {}, "tricks-bids")
+    first = ENGINE.to_act(state)[0]
+    state, _ = ENGINE.apply(state, first, {"action": "bid", "value": 90})
+    nxt = ENGINE.to_act(state)[0]
+    pushes = _pushes(_table(player, state))
+    html = pushes[nxt]
+    assert 'aria-label="Enchérir 100"' in html and "Enchérir 80" not in html and "Enchérir 90" not in html
+    place = "swne"[(first - nxt) % 4]
+    assert f'data-testid="bid-{place}">90</p>' in html
+    assert "Enchère en cours&nbsp;: <strong>90</strong>" in html
+
+
+def test_the_bidder_names_trumps_and_then_everyone_sees_them(player):
+    state = ENGINE.new_match(4, {}, "tricks-trump")
+    bidder = ENGINE.to_act(state)[0]
+    state, _ = ENGINE.apply(state, bidder, {"action": "bid", "value": 80})
+    while state["phase"] == "BIDDING":
+        state, _ = ENGINE.apply(state, ENGINE.to_act(state)[0], {"action": "pass"})
+    pushes = _pushes(_table(player, state))
+    assert "Choisir l&#39;atout&nbsp;:" in pushes[bidder]
+    assert 'aria-label="Choisir l&#39;atout : cœur"' in pushes[bidder]
+    for seat, html in pushes.items():
+        assert "pas encore choisi" in html
+        if seat != bidder:
+            assert 'data-action="choose_trump"' not in html
+    state, _ = ENGINE.apply(state, bidder, {"action": "choose_trump", "suit": "H"})
+    for html in _pushes(_table(player, state)).values():
+        assert "Atout&nbsp;: <span class=\"tk-suit red\" aria-hidden=\"true\">♥</span> <strong>cœur</strong>" in html
+        assert "Enchère&nbsp;: <strong>80</strong>" in html
+
+
+def test_the_solo_call_is_offered_to_the_seat_asked_and_voids_the_trumps(player):
+    state, _ = _bid_and_name()
+    asked = ENGINE.to_act(state)[0]
+    pushes = _pushes(_table(player, state))
+    assert ">Thunee !</button>" in pushes[asked] and ">Passer</button>" in pushes[asked]
+    for seat, html in pushes.items():
+        if seat != asked:
+            assert "Thunee !" not in html
+    state, _ = ENGINE.apply(state, asked, {"action": "call_thunee"})
+    for html in _pushes(_table(player, state)).values():
+        assert "la couleur de la première carte de" in html  # trumps unknown to all until the caller leads
+        assert 'class="tk-suit' not in html.split('id="table-centre"')[1].split('id="table-hand"')[0]
+        assert "<strong>Thunee !</strong>" in html
+
+
+def test_my_hand_raises_the_playable_cards_only(player):
+    state = _following()
+    pushes = _pushes(_table(player, state))
+    html = pushes[0]
+    assert re.search(r'class="card tk-card red s-H is-playable"[^>]*data-card="KH1"', html)
+    for card in HANDS[0][1:]:
+        assert re.search(rf'is-dimmed"[^>]*data-card="{card}"', html), card
+    assert html.count('data-playable="1"') == 1 and html.count('data-playable="0"') == 5
+    assert "Les cartes levées sont celles que tu peux jouer." in html
+    for seat in (1, 2, 3):  # not their turn: their hands are shown, not playable
+        assert "is-playable" not in pushes[seat] and "ws-send hx-vals='{\"kind\": \"move\", \"action\": \"play_card\"" \
+            not in pushes[seat]
+
+
+def test_no_push_holds_another_hand(player):
+    state = _following()
+    state, _ = ENGINE.apply(state, 0, {"action": "play_card", "card": "KH1"})
+    for seat, html in _pushes(_table(player, state)).items():
+        view = ENGINE.view(state, seat)
+        shown = set(CARD_ID.findall(html))
+        assert shown <= _allowed(view), (seat, shown - _allowed(view))
+        assert set(view["hand"]) <= shown
+
+
+def test_trick_cards_lie_toward_their_players(player):
+    state = _following()
+    state, _ = ENGINE.apply(state, 0, {"action": "play_card", "card": "KH1"})
+    pushes = _pushes(_table(player, state))
+    # seat 1 led, seat 0 followed: seen from seat 0, seat 1 is on the left; from seat 2, seat 1 is on the right
+    assert 'data-trick-card="AH1" data-place="w"' in pushes[0] and 'data-trick-card="KH1" data-place="s"' in pushes[0]
+    assert 'data-trick-card="AH1" data-place="e"' in pushes[2] and 'data-trick-card="KH1" data-place="n"' in pushes[2]
+    assert 'data-trick-card="AH1" data-place="s"' in pushes[1] and 'data-trick-card="KH1" data-place="e"' in pushes[1]
+    assert "As de cœur, joué par" in pushes[0] and "(entame)" in pushes[0]
+
+
+def test_a_won_trick_goes_to_its_winners_side(player):
+    state = _following()
+    for seat, card in ((0, "KH1"), (3, "QH1"), (2, "9H1")):
+        state, _ = ENGINE.apply(state, seat, {"action": "play_card", "card": card})
+    trick = state["tricks"][-1]
+    assert trick["winner"] == 1  # the ace of hearts, no trump played
+    pushes = _pushes(_table(player, state))
+    assert "is-won tk-to-w" in pushes[0] and "is-won tk-to-s" in pushes[1] and "is-won tk-to-e" in pushes[2]
+    assert "Pli 1 pour <strong>Eux</strong>" in pushes[0] and "Pli 1 pour <strong>Nous</strong>" in pushes[1]
+    assert "Eux&nbsp;: 1 pli" in pushes[0]
+
+
+def test_a_card_that_does_not_follow_is_refused_with_its_reason(player):
+    state = _following()
+    table = _table(player, state)
+    html = commands.handle_frame(table.pk, player.pk, {"kind": "move", "action": "play_card", "card": "9C1",
+                                                       "version": table.version})
+    assert 'id="table-error"' in html and "Tu dois fournir à cœur." in html and "Pourquoi" in html
+    table.refresh_from_db()
+    assert table.state["hands"][0] == HANDS[0]  # nothing changed
+    assert commands.handle_frame(table.pk, player.pk, {"kind": "move", "action": "play_card", "card": "KH1",
+                                                       "version": table.version}) is None
+
+
+def _deal_over(seed="tricks-deal"):
+    state = ENGINE.new_match(4, {}, seed)
+    rng = random.Random(seed)
+    bid = False
+    while state["phase"] not in ("ROUND_OVER", "MATCH_OVER"):
+        seat = ENGINE.to_act(state)[0]
+        moves = ENGINE.legal_moves(state, seat)
+        move = next((m for m in moves if m["action"] == "bid"), None) if not bid else None
+        bid = bid or move is not None
+        calm = [m for m in moves if m["action"] not in ("bid", "call_thunee", "call_double", "call_khanuck",
+                                                         "call_blind_thunee")]
+        state, _ = ENGINE.apply(state, seat, move or rng.choice(calm or moves))
+    return state
+
+
+def test_the_score_sheet_and_the_end_of_a_deal(player):
+    state = _deal_over()
+    last = state["last_deal"]
+    pushes = _pushes(_table(player, state))
+    html = pushes[0]
+    us, them = ("A", "B")
+    assert "Fin de la donne 1" in html and f"Enchère&nbsp;: <strong>{last['bid']}</strong>" in html
+    assert last["reason"].replace("'", "&#39;") in html
+    assert f'data-testid="balls-us"><strong>{state["balls"][us]}</strong>' in html
+    assert f'data-testid="balls-them"><strong>{state["balls"][them]}</strong>' in html
+    assert f"<td>{last['points'][us]}" in html and f"<td>{last['points'][them]}" in html
+    assert ">Donne suivante</button>" in html
+    assert "(en 12)" in html
+    winner_word = "Nous" if last["team"] == us else "Eux"
+    assert f"<strong>{winner_word}</strong>&nbsp;: +{last['balls_won']} balle" in html
+    other = pushes[1]  # the other team reads the same deal the other way round
+    assert f'data-testid="balls-us"><strong>{state["balls"][them]}</strong>' in other
+    assert "<tr><th scope=\"row\">1</th>" in html  # the deal's row in the history
+
+
+def test_every_push_is_the_pieces_of_the_page(player):
+    state = _deal_over("tricks-memo")
+    table = _table(player, state)
+    seats = reads.seats_of(table.pk)
+    for seat in seats:
+        context = table_context(table, seats, seat)
+        assert render_push(table, seats, seat) == "\n".join(live.render_part(p, context) for p in live.PARTS)
