@@ -3,12 +3,14 @@
     python -m bench.selfplay --game gin --games 2000
     python -m bench.selfplay --game thanasis --games 200 --profile
     python -m bench.selfplay --game thunee --games 2000
+    python -m bench.selfplay --game canasta --games 500   (and canasta-tuiles)
 
 A game runs from `new_match` with uniformly random legal moves (`legal_moves` + `apply`, 2 seats)
 to the end of the first round for Gin (like one OpenSpiel gin_rummy game: a knock or a void round;
 random players seldom knock, and a single-round Gin match goes on after a void round), and to the
 end of the match (101) for Thanasis, and for Thunee (4 seats, a match to 12 balls, the JODHI window's two
-seats answered in `to_act` order); `--until` changes it. A "state" is one applied decision move;
+seats answered in `to_act` order), and to the end of the first hand for the Canastas (4 seats; random players
+never reach 5,000); `--until` changes it. A "state" is one applied decision move;
 the deal is not counted.
 Rates are per second of this process's CPU time (the machine may be shared; wall time is printed too).
 For Gin the same figures are measured in the same run for OpenSpiel's `gin_rummy` (C++ engine
@@ -30,7 +32,8 @@ import time
 
 from engine import games
 
-SEATS = {"thunee": 4}  # the other games: 2 seats (heads-up, like OpenSpiel's gin_rummy)
+# the other games: 2 seats (heads-up, like OpenSpiel's gin_rummy)
+SEATS = {"thunee": 4, "canasta": 4, "canasta-tuiles": 4}
 
 
 def our_selfplay(slug: str, n_games: int, seed: int, until: str) -> tuple[int, int, float]:
@@ -95,14 +98,16 @@ def profile_ours(slug: str, n_games: int, seed: int, until: str, top: int = 25) 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=("gin", "thanasis", "thunee"), default="gin")
+    parser.add_argument("--game", choices=("gin", "thanasis", "thunee", "canasta", "canasta-tuiles"), default="gin")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--until", choices=("round", "match"), default=None,
                         help="where a game ends (default: round for gin, match for thanasis)")
     parser.add_argument("--profile", action="store_true", help="cProfile our engine (a tenth of the games)")
+    parser.add_argument("--openspiel-canasta", default="/tmp/canasta-openspiel",
+                        help="source tree of canasta-openspiel (bench/canasta_openspiel.py)")
     args = parser.parse_args(argv)
-    until = args.until or ("round" if args.game == "gin" else "match")
+    until = args.until or ("round" if args.game in ("gin", "canasta", "canasta-tuiles") else "match")
 
     n, states, secs, wall = our_selfplay(args.game, args.games, args.seed, until)
     ours_gps, ours_sps = n / secs, states / secs
@@ -118,6 +123,18 @@ def main(argv=None) -> int:
             os_sps = ostates / osecs
             print(f"OpenSpiel gin_rummy: {on} games, {ostates} states in {osecs:.2f} s CPU ({owall:.2f} s wall) -> "
                   f"{on / osecs:.1f} games/s, {os_sps:.0f} states/s ({ostates / on:.1f} states/game)")
+    elif args.game == "canasta":
+        from bench import canasta_openspiel
+
+        measured, why = canasta_openspiel.measure(args.games, args.seed, args.openspiel_canasta)
+        if measured is None:
+            print(f"canasta-openspiel: not measured: {why}")
+        else:
+            on, ostates, osecs, owall = measured
+            os_sps = ostates / osecs
+            print(f"canasta-openspiel (Python, a game = one hand): {on} hands, {ostates} states in {osecs:.2f} s CPU "
+                  f"({owall:.2f} s wall) -> {on / osecs:.1f} hands/s, {os_sps:.0f} states/s "
+                  f"({ostates / on:.1f} states/hand)")
     else:
         print(f"OpenSpiel has no {args.game}: our figure alone")
     if args.profile:
