@@ -149,8 +149,8 @@ class JokerMoveAdmin(CounterEntryAdmin):
         except InsufficientJokers as error:
             messages.error(request, error.message)
         # The entry written (or the one a first sending of this form wrote): the admin's log and redirect name it.
-        obj.pk = (CounterEntry.objects.filter(counter__user=data["user"], counter__kind=Counter.Kind.JOKERS,
-                                              idempotency_key=data["key"]).values_list("pk", flat=True).first())
+        obj.counter, _ = Counter.objects.get_or_create(user=data["user"], kind=Counter.Kind.JOKERS)
+        obj.pk = obj.counter.entries.filter(idempotency_key=data["key"]).values_list("pk", flat=True).first()
 
 
 @admin.register(Counter)
