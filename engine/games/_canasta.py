@@ -283,9 +283,14 @@ class CanastaGame(Game):
         wilds = sum(1 for p in pieces if P.rank[p] != rank and self.is_wild_in(rank, p))
         if naturals + wilds != len(pieces):
             return "mixed_ranks"
-        if rank in P.wild_ranks and (rank != "2" or not R.twos_meld):
+        return self.count_error(rank, naturals, wilds)
+
+    def count_error(self, rank: str, naturals: int, wilds: int) -> str | None:
+        """The code refusing a meld of `rank` with these counts of naturals and wilds, or None."""
+        R = self.rules
+        if rank in self.P.wild_ranks and (rank != "2" or not R.twos_meld):
             return "only_wilds"
-        if len(pieces) < 3:
+        if naturals + wilds < 3:
             return "too_short"
         if rank == "2":
             return "twos_jokers" if wilds > 2 or wilds >= naturals else None
@@ -521,6 +526,10 @@ class CanastaGame(Game):
                     out.append({"action": "discard", "card": p})
         if can_ask and not state["staged"] and not state["turn"]["took_pile"]:
             out.append({"action": "ask_go_out"})
+        if state["turn"]["permission"] == "yes":  # « oui » binds: the way out found is always offered
+            plan = self.go_out_plan(state, seat)
+            if plan and plan[0] not in out:
+                out.append(plan[0])
         return out
 
     def _canonical_table_moves(self, state, seat, hand, melds) -> list:
@@ -548,15 +557,16 @@ class CanastaGame(Game):
                     out.append({"action": "lay_off", "cards": naturals, "meld_id": melded[rank]["id"]})
                 continue
             spare = [w for w in wilds if self.is_wild_in(rank, w) and w not in naturals]
+            if rank == "3":
+                if self.meld_error(rank, naturals) is None and len(hand) - len(naturals) >= keep:
+                    out.append({"action": "meld", "cards": naturals})
+                continue
             tried = set()
             for extra in range(0, len(spare) + 1):
-                pieces = naturals + spare[:extra]
-                if len(hand) - len(pieces) < keep:
+                if len(hand) - len(naturals) - extra < keep:
                     break
-                if self.meld_error(rank, pieces) is None:
+                if self.count_error(rank, len(naturals), extra) is None:
                     tried.add(extra)
-                    if len(tried) == 1 and extra == 0:
-                        pass
             if tried:
                 low, high = min(tried), max(tried)
                 for extra in sorted({low, high}):
@@ -1045,7 +1055,7 @@ class CanastaGame(Game):
                 return illegal("need_canasta")
             if state["turn"]["permission"] == "no":
                 return illegal("not_allowed_out")
-        elif state["turn"]["permission"] == "yes" and self.can_go_out(state, seat):
+        elif state["turn"]["permission"] == "yes" and self.go_out_plan(state, seat) is not None:
             return illegal("must_go_out")
         return None
 
@@ -1056,67 +1066,72 @@ class CanastaGame(Game):
         new_ids = {e["meld_id"] for e in state["staged"] if e["action"] == "meld"}
         return any(m["id"] in new_ids and len(m["pieces"]) >= CANASTA_SIZE for m in melds)
 
-    def can_go_out(self, state: dict, seat: int) -> bool:
-        """Whether a simple plan empties the hand from here (the go-out permission's « oui » binds then):
-        every natural onto the team's meld of its rank or into a new meld, wilds where they fit, at most one
-        piece left to discard (tiles: exactly one), a canasta at the end, the minimum if the team must open."""
-        R, P = self.rules, self.P
+    def go_out_plan(self, state: dict, seat: int) -> list | None:
+        """A simple way to go out from here, as moves (new melds, lay-offs, then the discard or `go_out`), or
+        None: every natural onto the team's meld of its rank or into a new meld (a pair with a wild), the wilds
+        into the new melds then onto the team's melds, at most one piece left to discard, a canasta at the end,
+        the minimum if the team must still open (unless concealed). The go-out permission's « oui » binds when
+        this finds a way (cards only: the tile game has no question)."""
+        P, R = self.P, self.rules
         team = team_of(seat)
         hand, melds = self.preview(state, seat)
-        sizes = {m["rank"]: [len(m["pieces"]), sum(1 for p in m["pieces"] if self.is_wild_in(m["rank"], p))]
-                 for m in melds}
+        existing = {m["rank"]: m for m in melds}
+        sizes = {m["id"]: len(m["pieces"]) for m in melds}
+        room = {m["id"]: R.max_wilds - sum(1 for p in m["pieces"] if self.is_wild_in(m["rank"], p))
+                for m in melds if m["rank"] != "3"}
         by_rank: dict = {}
-        wilds = []
-        for p in hand:
-            if P.is_wild(p) and not (R.twos_meld and P.rank[p] == "2" and "2" in sizes):
-                wilds.append(p)
-            else:
+        for p in P.sort(hand):
+            if not P.is_wild(p):
                 by_rank.setdefault(P.rank[p], []).append(p)
-        left, new_points, pairs = [], 0, []
+        wilds = sorted((p for p in hand if P.is_wild(p)), key=lambda p: (P.value[p], P.order[p]))
+        lay_offs, groups, pairs, left = [], [], [], []
         for rank, naturals in by_rank.items():
-            if rank in sizes:
-                sizes[rank][0] += len(naturals)
-            elif rank == "3" and (not R.black_three_meld or not 3 <= len(naturals) <= 4):
-                left += naturals
+            if rank in existing:
+                lay_offs.append({"action": "lay_off", "cards": naturals, "meld_id": existing[rank]["id"]})
+                sizes[existing[rank]["id"]] += len(naturals)
+            elif rank == "3":
+                ok = R.black_three_meld and 3 <= len(naturals) <= 4
+                (groups.append(["3", naturals]) if ok else left.extend(naturals))
             elif len(naturals) >= 3:
-                sizes[rank] = [len(naturals), 0]
-                new_points += self.value(naturals)
-            elif len(naturals) == 2 and rank != "3":
-                pairs.append((rank, naturals))
+                groups.append([rank, naturals])
+            elif len(naturals) == 2:
+                pairs.append([rank, naturals])
             else:
                 left += naturals
-        wilds.sort(key=lambda p: P.value[p])
         for rank, naturals in pairs:
             if wilds:
-                w = wilds.pop(0)
-                sizes[rank] = [3, 1]
-                new_points += self.value(naturals) + P.value[w]
+                groups.append([rank, naturals + [wilds.pop(0)]])
             else:
                 left += naturals
         for w in list(wilds):
-            for rank, (n, nw) in sizes.items():
-                if rank == "3" or (rank == "2" and P.rank[w] == "2"):
-                    continue
-                if nw + 1 <= R.max_wilds and (not R.wilds_fewer or nw + 1 < n - nw):
-                    sizes[rank] = [n + 1, nw + 1]
-                    new_points += P.value[w]
-                    wilds.remove(w)
-                    break
+            group = next((g for g in groups if g[0] != "3" and self.meld_error(g[0], g[1] + [w]) is None), None)
+            if group:
+                group[1].append(w)
+                wilds.remove(w)
+                continue
+            meld_id = next((i for i, r in room.items() if r > 0), None)
+            if meld_id:
+                lay_offs.append({"action": "lay_off", "cards": [w], "meld_id": meld_id})
+                room[meld_id] -= 1
+                sizes[meld_id] += 1
+                wilds.remove(w)
         left += wilds
-        if len(left) > 1 or (not R.go_out_action and not left and not any(v[0] > 3 for v in sizes.values())):
-            return False
-        if not any(n >= CANASTA_SIZE for n, _ in sizes.values()):
-            return False
+        if len(left) > 1 or not R.go_out_action:
+            return None
+        if not any(n >= CANASTA_SIZE for n in sizes.values()) and not any(len(g[1]) >= CANASTA_SIZE for g in groups):
+            return None
         if not state["melded"][team] and not state["turn"]["took_pile"]:
-            staged_points = sum(self.value(e["pieces"]) for e in state["staged"])
-            if staged_points + new_points < state["minimums"][team] and state["has_melded"][seat]:
-                return False
-            if staged_points + new_points < state["minimums"][team] and not self._could_conceal(sizes, melds):
-                return False
-        return True
-
-    def _could_conceal(self, sizes: dict, melds: list) -> bool:
-        return self.rules.concealed is not None and any(n >= CANASTA_SIZE for n, _ in sizes.values())
+            points = sum(self.value(e["pieces"]) for e in state["staged"])
+            points += sum(self.value(g[1]) for g in groups) + sum(self.value(m["cards"]) for m in lay_offs)
+            staged_new = {e["meld_id"] for e in state["staged"] if e["action"] == "meld"}
+            concealed = (R.concealed is not None and not state["has_melded"][seat]
+                         and (any(len(g[1]) >= CANASTA_SIZE for g in groups)
+                              or any(sizes[i] >= CANASTA_SIZE for i in staged_new)))
+            if points < state["minimums"][team] and not concealed:
+                return None
+        plan = [{"action": "meld", "cards": g[1]} for g in groups] + lay_offs
+        plan.append({"action": "discard", "card": left[0]} if left else {"action": "go_out"})
+        return plan
 
     def _commit(self, state: dict, seat: int, discard: str | None) -> tuple[dict, list]:
         err = self._commit_error(state, seat, discard)

@@ -356,3 +356,14 @@ def test_result_names_both_winning_partners():
     assert state["phase"] == "MATCH_OVER"
     assert GAME.result(state)["winners"] == [1, 3]
     assert "match_over" in kinds(events)
+
+
+def test_after_yes_the_way_out_is_offered_and_leads_out():
+    canasta = ["KS1", "KH1", "KD1", "KC1", "KS2", "KH2", "KD2"]
+    state = rig(GAME, {0: ["5S1", "5H1", "2D2", "9C1", "KC2", "QS1", "QD1", "QH1"]}, melds={"A": [("K", canasta)]})
+    state["turn"]["permission"] = "yes"
+    plan = GAME.go_out_plan(state, 0)
+    assert plan[0] in GAME.legal_moves(state, 0) and plan[-1] == {"action": "discard", "card": "9C1"}
+    while state["phase"] == "MELD":
+        state, _ = GAME.apply(state, 0, GAME.go_out_plan(state, 0)[0])
+    assert state["last_round"]["ending"] == "out" and state["last_round"]["went_out"] == 0
