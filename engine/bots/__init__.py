@@ -22,6 +22,7 @@ _ADAPTER_MODULES = {
     "kalooki": "engine.bots.table_meld",
     "rami-traditionnel": "engine.bots.table_meld",
     "rummikub": "engine.bots.rummikub",
+    "thunee": "engine.bots.thunee",
     "canasta": "engine.bots.canasta",
     "canasta-tuiles": "engine.bots.canasta",
 }
