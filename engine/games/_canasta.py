@@ -1116,8 +1116,8 @@ class CanastaGame(Game):
                 sizes[meld_id] += 1
                 wilds.remove(w)
         left += wilds
-        if len(left) > 1 or not R.go_out_action:
-            return None
+        if len(left) > 1 or not R.go_out_action or (left and state["turn"]["last_red3"]):
+            return None  # after a last red 3 there is no discard: out only by melding everything
         if not any(n >= CANASTA_SIZE for n in sizes.values()) and not any(len(g[1]) >= CANASTA_SIZE for g in groups):
             return None
         if not state["melded"][team] and not state["turn"]["took_pile"]:

@@ -367,3 +367,14 @@ def test_after_yes_the_way_out_is_offered_and_leads_out():
     while state["phase"] == "MELD":
         state, _ = GAME.apply(state, 0, GAME.go_out_plan(state, 0)[0])
     assert state["last_round"]["ending"] == "out" and state["last_round"]["went_out"] == 0
+
+
+def test_after_a_last_red_three_the_yes_offers_no_discard():
+    canasta = ["KS1", "KH1", "KD1", "KC1", "KS2", "KH2", "KD2"]
+    state = rig(GAME, {0: ["5S1", "5H1", "5D1", "9C1"]}, phase="DRAW", stock=["3D1"], pile=["8C1"], frozen=False,
+                melds={"A": [("K", canasta)]})
+    state["turn"]["permission"] = "yes"
+    state, _ = GAME.apply(state, 0, {"action": "draw_stock"})
+    assert GAME.go_out_plan(state, 0) is None
+    assert all(m["action"] != "discard" for m in GAME.legal_moves(state, 0))
+    assert {"action": "end_turn"} in GAME.legal_moves(state, 0)

@@ -277,3 +277,11 @@ def test_every_public_event_is_told_in_french(slug):
     words = " ".join(t["text"] for t in told)
     assert "pioché" in words and ("jeté" in words)
     assert not set(strings(told)) & set(state["stock"])
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_listed_move_is_accepted_over_many_hands(slug):
+    """Cheap and wide: 40 random hands, every move listed by legal_moves applies (a refused one raises)."""
+    game = games.get(slug)
+    for i in range(40):
+        random_hand(game, f"{i + 1000:064x}", random.Random(i), check_every=10**9)
