@@ -176,3 +176,37 @@ def test_the_profile_shows_points_and_jokers(player_client, player):
     assert 'data-testid="account-points">-1000<' in html
     assert 'data-testid="account-jokers">4<' in html
     assert "table n° 7" in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_real_joker_button_debits_the_account_once(player, monkeypatch):
+    from tables import tasks
+
+    # A deal that leaves a joker tile deep in the stock (the deal is random: a joker may be in a hand).
+    monkeypatch.setattr(services, "new_seed", lambda: "0" * 64)
+    _grant(player, 2)
+    table = create_table(player, "canasta-tuiles", seats=4, bots={1: 1, 2: 1, 3: 1}, stake=0,
+                         options={"match_length": "1"})
+    engine = games.get("canasta-tuiles")
+    assert table.state["jokers"] == [2, 0, 0, 0]
+    taken = False
+    for _ in range(400):
+        table.refresh_from_db()
+        if table.status != Table.Status.PLAYING:
+            break
+        if 0 in engine.to_act(table.state) and {"action": "take_joker"} in engine.legal_moves(table.state, 0):
+            outcome = services.play_move(table_id=table.pk, seat=0, move={"action": "take_joker"},
+                                         expected_version=table.version)
+            assert outcome.applied
+            assert counter_balance(player, JOKERS) == 1
+            table.refresh_from_db()
+            assert table.state["jokers"][0] == 1
+            assert services.replay(table) == table.state
+            taken = True
+            break
+        if not engine.to_act(table.state):
+            tasks.next_round.run(table.pk, table.version)
+        else:
+            tasks.autoplay_turn.run(table.pk, table.version, engine.to_act(table.state)[0])
+    assert taken, "a turn offered the Joker button"
+    _assert_counters_match_their_entries()

@@ -134,3 +134,13 @@ def test_arena_winners_gain_the_stake_losers_lose_theirs(monkeypatch, make_playe
         assert user_balance(seat.user) == expected, "the stake once, whatever the tie-break rounds"
         assert counter_balance(seat.user, Counter.Kind.POINTS) == 0, "an Arena pays stakes only"
     assert_ledger_conserved()
+
+
+def test_the_tile_canasta_offers_the_arena_at_its_three_round_value(player):
+    from tables.table_types import arena_options
+
+    assert arena_options(games.get("canasta-tuiles").info) == {"match_length": "3"}
+    assert arena_options(games.get("canasta").info) is None, "a game without a round count has no Arena"
+    form = TableCreateForm(game=Game.objects.get(slug="canasta-tuiles"))
+    assert [v for v, _ in form.fields["table_type"].choices] == ["friends", "arena"]
+    assert form.fields["seat_2"].label == "Place 3 — ton partenaire"

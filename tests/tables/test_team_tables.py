@@ -106,3 +106,31 @@ def test_the_table_page_and_the_lobby_show_who_partners_whom(team_game, make_pla
     assert "alice et Place libre" in page and "Robot Débutant et Robot Expert" in page
     lobby = client.get(reverse("tables:lobby")).content.decode()
     assert "alice + Place libre" in lobby and "Robot Débutant + Robot Expert" in lobby
+
+
+REAL = "canasta-tuiles"
+
+
+def test_with_the_real_team_game_a_leavers_seat_plays_on_and_the_team_is_paid(make_player):
+    from accounts.models import Counter
+    from accounts.services import counter_balance
+
+    alice, bruno = make_player("alice"), make_player("bruno")
+    table = create_table(alice, REAL, seats=4, bots={1: 1, 3: 1}, stake=10, options={"match_length": "1"},
+                         start=False)
+    assert services.seat_join(table=table, user=bruno).position == 2
+    services.table_start(table=table, user=alice)
+    services.seat_abandon(table_id=table.pk, user=bruno)
+    table = play_out(table)
+    assert table.status == Table.Status.FINISHED
+    assert table.moves.filter(seat=2, actor="autoplay").exists(), "the leaver's seat was played by the autoplay"
+    result = games.get(REAL).result(table.state)
+    assert set(result["winners"]) in ({0, 2}, {1, 3})
+    points = 1000 * result["rounds"]
+    assert counter_balance(bruno, Counter.Kind.POINTS) == -points, "who left loses, whatever his team did"
+    if 0 in result["winners"]:
+        assert user_balance(alice) == 1010 and counter_balance(alice, Counter.Kind.POINTS) == points
+    else:
+        assert user_balance(alice) == 990 and counter_balance(alice, Counter.Kind.POINTS) == -points
+    assert services.replay(table) == table.state
+    assert_ledger_conserved()
