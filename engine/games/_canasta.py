@@ -1,6 +1,7 @@
 """Partnership Canasta: one mechanism, two rule sets (canasta.md: cards; canasta-tuiles.md: tiles).
 
-`CanastaRules` holds every difference (deck, values, thresholds, wild limits, canasta kinds with the tile
+`CanastaRules` (engine/games/_canasta_rules.py, with meld validity and the French refusals `MESSAGES`) holds
+every difference (deck, values, thresholds, wild limits, canasta kinds with the tile
 game's 1,000/700 canastas of 2s, freezing, first turn, direction, the go-out question, concealed going
 out, match lengths); `CanastaGame` plays either. Teams: A = seats 0 and 2, B = seats 1 and 3. A team owns
 its melds (at most one per rank; the tile game adds one meld of 2s). "Piece" = card or tile.
@@ -40,7 +41,7 @@ permission, last_red3}`, `question` (None or `{seat, partner, answer}`), `final_
 out, the round ends with this turn), `jokers` (tiles: account joker balance per seat), `left` (seats played by
 the autoplay/bots after leaving), `last_round`, `result`.
 
-## Views (`view(state, seat)`; `public_view` is the same with `me`/`team` None and no private keys)
+## Views (engine/games/_canasta_view.py; `public_view` = the same keys with `me`/`team` None, nothing private)
 
 - `game`, `pieces` ("cards" | "tiles"), `phase` (`FIRST_TURN`, `DRAW`, `MELD`, `ROUND_OVER`, `MATCH_OVER`),
   `round`, `me`, `seat` (= me), `team` ("A"/"B"), `partner`, `seats` 4, `options`, `dealer`, `current`,
@@ -59,7 +60,7 @@ the autoplay/bots after leaving), `last_round`, `result`.
 - `question`: None or `{seat, partner, answer}` (answer None while pending, then "yes"/"no"), public;
   `permission`: the current turn's answer.
 - `legal`: `legal_moves(state, me)`; `joker_balance` and `joker_available` (tiles, mine; None for cards).
-- `last_round` (at `ROUND_OVER` / `MATCH_OVER`): `{round, ending ("out" | "concealed" | "stock" | "left"),
+- `last_round` (at `ROUND_OVER` / `MATCH_OVER`): `{round, dealer, ending ("out" | "concealed" | "stock"),
   went_out, hands: [[ids] per seat], teams: {"A": S, "B": S}}` with S = `{melds_points, canasta_bonus,
   canastas: {clean, dirty, twos_clean, twos_dirty}, red3s, red3_points, black3_points, going_out, hand_points,
   total, score}`; `history` rows `{round, dealer, ending, went_out, points: {"A", "B"}, totals: {"A", "B"}}`;
@@ -75,128 +76,25 @@ card}, `go_out` {seat, concealed}, `ask_go_out` {seat}, `answer_go_out` {seat, a
 """
 
 from collections import Counter
-from dataclasses import dataclass
 
 from engine import moves
 from engine.base import Game, GameInfo, event, team_of, to_seat
 from engine.errors import IllegalMove
+from engine.games import _canasta_view
 from engine.games._canasta_pieces import Pieces
+from engine.games._canasta_rules import (
+    CANASTA_SIZE,
+    DRAW,
+    FIRST_TURN,
+    MATCH_OVER,
+    MELD,
+    ROUND_OVER,
+    TEAMS,
+    CanastaRules,
+    illegal,
+    plural,
+)
 from engine.rng import StreamRandom, shuffled
-
-FIRST_TURN, DRAW, MELD = "FIRST_TURN", "DRAW", "MELD"
-ROUND_OVER, MATCH_OVER = "ROUND_OVER", "MATCH_OVER"
-TEAMS = ("A", "B")
-CANASTA_SIZE = 7
-
-MESSAGES = {
-    "bad_move": "Coup invalide.",
-    "unknown_action": "Action inconnue.",
-    "bad_seat": "Place inconnue.",
-    "match_over": "La partie est terminée.",
-    "round_over": "La manche est terminée : attends la suivante.",
-    "round_not_over": "La manche n'est pas terminée.",
-    "not_your_turn": "Ce n'est pas ton tour.",
-    "wait_answer": "Attends la réponse de ton partenaire.",
-    "no_question": "Personne ne t'a demandé la permission de sortir.",
-    "bad_answer": "Réponds « oui » ou « non ».",
-    "already_asked": "Tu as déjà demandé la permission de sortir ce tour-ci.",
-    "ask_before_table": "La permission de sortir se demande avant de poser quoi que ce soit.",
-    "no_question_here": "Dans ce jeu, on ne demande pas la permission de sortir.",
-    "must_draw_first": "Pioche d'abord (ou prends la défausse).",
-    "first_turn_discard": "Premier tour : tu ne peux que défausser une tuile.",
-    "already_drew": "Tu as déjà pioché.",
-    "stock_empty": "La pioche est vide.",
-    "stock_not_empty": "La pioche n'est pas vide : pioche.",
-    "must_take_pile": ("La pioche est vide et la carte du dessus va sur votre combinaison : "
-                       "tu dois prendre la défausse."),
-    "no_joker_here": "Le bouton Joker n'existe pas dans ce jeu.",
-    "no_joker_left": "Il n'y a plus de joker dans la pioche.",
-    "no_joker_balance": "Tu n'as plus de joker sur ton compte.",
-    "pile_empty": "La défausse est vide.",
-    "pile_blocked": "La défausse est bloquée : la pièce du dessus ne se prend pas.",
-    "pile_one_card": "Une défausse d'une seule carte ne se prend pas quand il te reste une seule carte.",
-    "top_not_used": "Pour prendre la défausse, pose la pièce du dessus dans une de tes combinaisons.",
-    "top_twice": "La pièce du dessus ne peut servir qu'une fois.",
-    "need_pair": ("Pour prendre la défausse, il faut dans ta main deux pièces naturelles du même rang que celle "
-                  "du dessus."),
-    "pile_strands": ("Après avoir pris la défausse, il te faut encore de quoi finir ton tour "
-                     "(au moins deux pièces en main)."),
-    "bad_melds": "Combinaisons invalides.",
-    "bad_cards": "Pièces invalides.",
-    "not_in_hand": "Tu n'as pas ces pièces en main.",
-    "unknown_meld": "Cette combinaison n'est pas à ton équipe.",
-    "mixed_ranks": "Une combinaison ne contient qu'un seul rang (et des jokers).",
-    "only_wilds": "Les jokers ne forment pas une combinaison à eux seuls.",
-    "rank_melded": "Ton équipe a déjà une combinaison de ce rang : ajoute-lui ces pièces.",
-    "bonus_three": "Les 3 rouges ne se posent pas dans une combinaison.",
-    "no_threes": "Les 3 ne se posent jamais dans une combinaison.",
-    "black_threes": "Une combinaison de 3 noirs : 3 ou 4 trois noirs, sans joker, le tour où tu sors.",
-    "black_threes_out": "Les 3 noirs ne se posent que le tour où tu sors.",
-    "too_short": "Une combinaison compte au moins 3 pièces.",
-    "too_few_naturals": "Une combinaison a au moins deux pièces naturelles.",
-    "too_many_wilds": "Pas plus de 3 jokers dans une combinaison.",
-    "wilds_not_fewer": "Une combinaison doit avoir plus de pièces naturelles que de jokers.",
-    "twos_jokers": "Une combinaison de 2 : au plus 2 jokers, moins que les 2.",
-    "keep_a_piece": "Garde une tuile pour la défausse : on ne pose jamais sa dernière tuile.",
-    "nothing_to_undo": "Il n'y a rien à annuler.",
-    "not_in_meld_phase": "Ce coup n'est pas possible maintenant.",
-    "below_minimum": "Première pose insuffisante.",
-    "need_canasta": "Pour sortir, ton équipe doit avoir au moins une canasta : garde une pièce en main.",
-    "not_allowed_out": "Ton partenaire a répondu non : tu ne peux pas sortir ce tour-ci.",
-    "must_go_out": "Ton partenaire a répondu oui et tu peux sortir : tu dois sortir ce tour-ci.",
-    "no_discard_last_red3": "La dernière carte de la pioche était un 3 rouge : pas de défausse, termine ton tour.",
-    "not_last_red3": "Tu finis ton tour en défaussant.",
-    "hand_not_empty": "Tu ne peux sortir qu'une fois toutes tes cartes posées.",
-    "card_not_in_hand": "Tu n'as pas cette pièce.",
-    "bad_card": "Pièce invalide.",
-    "no_decision": "Tu n'as rien à jouer maintenant.",
-}
-
-
-def illegal(code: str, message: str | None = None) -> IllegalMove:
-    return IllegalMove(code, message or MESSAGES[code])
-
-
-def _pl(n: int) -> str:
-    return "s" if abs(n) > 1 else ""
-
-
-@dataclass(frozen=True)
-class CanastaRules:
-    """Everything the two Canastas differ in."""
-
-    pieces: Pieces
-    hand_size: int
-    first_extra: int  # tiles: the first player gets a 15th tile and only discards on his first turn
-    upcard: bool  # cards: the pile starts with an upcard (covered while wild / red 3)
-    freezing: bool  # cards: a wild or red 3 in the pile freezes it
-    direction: int  # +1 clockwise (cards), -1 counter-clockwise (tiles)
-    thresholds: tuple  # ((lowest team score, minimum), ...) highest first; below all: the last minimum
-    below_zero: int
-    min_naturals: int  # cards: a meld holds at least 2 naturals
-    max_wilds: int
-    wilds_fewer: bool  # tiles: strictly fewer wilds than naturals
-    twos_meld: bool  # tiles: a meld of 2s with at most 2 jokers, fewer than the 2s
-    black_three_meld: bool  # cards: 3–4 black 3s, no wild, only when going out
-    bonus: dict  # clean, dirty, twos_clean, twos_dirty
-    red3_each: int
-    red3_all: int
-    black3_in_hand: int  # tiles: −100 each left in a hand (cards: their value 5 counts as any card)
-    going_out: int
-    concealed: int | None  # cards: 200 in total for a concealed going out
-    go_out_question: bool
-    go_out_action: bool  # cards may meld their last card (go_out); tiles always end with a discard
-    pile_one_card_rule: bool  # cards: 1-card pile not taken with 1 card in hand
-    take_with_wild: bool  # cards, unfrozen pile, melded team: t + a natural + a wild, or t alone on the meld
-    target: int | None  # cards: 5,000
-
-    def minimum(self, score: int) -> int:
-        if score < 0:
-            return self.below_zero
-        for low, minimum in self.thresholds:
-            if score >= low:
-                return minimum
-        return self.thresholds[-1][1]
 
 
 class CanastaGame(Game):
@@ -254,67 +152,23 @@ class CanastaGame(Game):
         return (seat + 2) % 4
 
     def meld_kind(self, rank: str, pieces: list) -> str | None:
-        """The canasta a meld is (None under 7 pieces)."""
-        if len(pieces) < CANASTA_SIZE:
-            return None
-        wilds = sum(1 for p in pieces if self.is_wild_in(rank, p))
-        prefix = "twos_" if rank == "2" else ""
-        return prefix + ("clean" if wilds == 0 else "dirty")
+        return self.rules.meld_kind(rank, pieces)
 
     def is_wild_in(self, rank: str, p: str) -> bool:
-        """A wild of a meld of `rank` (in the tile game's meld of 2s only the joker tiles are wild)."""
-        prank = self.P.rank[p]
-        if rank == "2":
-            return prank == self.P.joker_rank
-        return prank in self.P.wild_ranks
+        return self.rules.is_wild_in(rank, p)
 
     def meld_error(self, rank: str, pieces: list) -> str | None:
-        """The code refusing a meld of `rank` made of `pieces` (all of them: laid and added), or None."""
-        R, P = self.rules, self.P
-        if any(p in P.bonus_threes for p in pieces):
-            return "bonus_three"
-        if rank == "3":
-            if not R.black_three_meld:
-                return "no_threes"
-            if not 3 <= len(pieces) <= 4 or any(P.rank[p] != "3" for p in pieces):
-                return "black_threes"
-            return None
-        naturals = sum(1 for p in pieces if P.rank[p] == rank)
-        wilds = sum(1 for p in pieces if P.rank[p] != rank and self.is_wild_in(rank, p))
-        if naturals + wilds != len(pieces):
-            return "mixed_ranks"
-        return self.count_error(rank, naturals, wilds)
+        return self.rules.meld_error(rank, pieces)
 
     def count_error(self, rank: str, naturals: int, wilds: int) -> str | None:
-        """The code refusing a meld of `rank` with these counts of naturals and wilds, or None."""
-        R = self.rules
-        if rank in self.P.wild_ranks and (rank != "2" or not R.twos_meld):
-            return "only_wilds"
-        if naturals + wilds < 3:
-            return "too_short"
-        if rank == "2":
-            return "twos_jokers" if wilds > 2 or wilds >= naturals else None
-        if naturals < R.min_naturals:
-            return "too_few_naturals"
-        if wilds > R.max_wilds:
-            return "too_many_wilds"
-        if R.wilds_fewer and wilds >= naturals:
-            return "wilds_not_fewer"
-        return None
+        return self.rules.count_error(rank, naturals, wilds)
 
     def rank_of_set(self, pieces: list) -> str | None:
-        """The rank a new meld of `pieces` melds as (None: several ranks, or wilds only where not allowed)."""
-        P = self.P
-        ranks = {P.rank[p] for p in pieces if not P.is_wild(p)}
-        if len(ranks) == 1:
-            return ranks.pop()
-        if not ranks and self.rules.twos_meld and any(P.rank[p] == "2" for p in pieces):
-            return "2"
-        return None
+        return self.rules.rank_of_set(pieces)
 
     def value(self, pieces) -> int:
-        v = self.P.value
-        return sum(v[p] for p in pieces)
+        return self.rules.value(pieces)
+
 
     # ------------------------------------------------------------ match and rounds
 
@@ -687,7 +541,7 @@ class CanastaGame(Game):
 
     @staticmethod
     def _minimum_message(points: int, minimum: int) -> str:
-        return f"Première pose insuffisante : {points} point{_pl(points)}, il en faut {minimum}."
+        return f"Première pose insuffisante : {points} point{plural(points)}, il en faut {minimum}."
 
     def _take_compulsory(self, state: dict, seat: int) -> bool:
         """Cards, stock empty: the top card fits the team's meld of an unfrozen pile (§9)."""
@@ -1328,74 +1182,16 @@ class CanastaGame(Game):
         wilds = [p for p in by_value if P.is_wild(p)]
         return _distinct(blocks + singles + naturals + wilds)
 
-    # ------------------------------------------------------------ views
+    # ------------------------------------------------------------ views (engine/games/_canasta_view.py)
 
     def meld_view(self, meld: dict) -> dict:
-        rank, pieces = meld["rank"], meld["pieces"]
-        naturals = [p for p in pieces if not self.is_wild_in(rank, p)]
-        wilds = [p for p in pieces if self.is_wild_in(rank, p)]
-        shown = self.P.sort(naturals) + self.P.sort(wilds)
-        kind = self.meld_kind(rank, pieces)
-        return {"id": meld["id"], "team": meld["team"], "rank": rank, "rank_name": self.P.rank_name(rank),
-                "pieces": shown, "cards": shown, "naturals": len(naturals), "wilds": len(wilds),
-                "count": len(pieces), "to_seven": max(0, CANASTA_SIZE - len(pieces)), "canasta": kind,
-                "points": self.value(pieces), "bonus": self.rules.bonus[kind] if kind else 0}
-
-    def _team_view(self, state: dict, team: str, melds: list | None = None) -> dict:
-        ms = state["melds"][team] if melds is None else melds
-        return {"score": state["team_scores"][team], "minimum": state["minimums"][team],
-                "melded": state["melded"][team], "red3s": list(state["red3s"][team]),
-                "canastas": sum(1 for m in ms if len(m["pieces"]) >= CANASTA_SIZE),
-                "melds": [self.meld_view(m) for m in ms]}
+        return _canasta_view.meld_view(self, meld)
 
     def public_view(self, state: dict) -> dict:
-        return self._view(state, None)
+        return _canasta_view.view(self, state, None)
 
     def view(self, state: dict, seat: int) -> dict:
-        return self._view(state, seat)
-
-    def _view(self, state: dict, seat: int | None) -> dict:
-        P = self.P
-        pile = state["pile"]
-        top = pile[-1] if pile else None
-        over = state["phase"] in (ROUND_OVER, MATCH_OVER)
-        view = {
-            "game": self.slug, "pieces": P.kind, "phase": state["phase"], "round": state["round"],
-            "me": seat, "seat": seat, "team": team_of(seat) if seat is not None else None,
-            "partner": self.partner(seat) if seat is not None else None, "seats": 4,
-            "options": dict(state["options"]), "dealer": state["dealer"],
-            "current": None if over else state["current"], "to_act": self.to_act(state),
-            "direction": self.rules.direction, "left": list(state["left"]),
-            "hand": [], "hand_counts": [len(h) for h in state["hands"]],
-            "teams": {t: self._team_view(state, t) for t in TEAMS},
-            "pile": {"top": top, "size": len(pile), "frozen": state["frozen"],
-                     "takeable": top is not None and not P.is_wild(top) and P.rank[top] != "3"},
-            "stock_count": len(state["stock"]),
-            "scores": list(state["scores"]), "team_scores": dict(state["team_scores"]),
-            "staged": None, "question": dict(state["question"]) if state["question"] else None,
-            "permission": None if over else state["turn"]["permission"],
-            "legal": [], "joker_balance": None, "joker_available": None,
-            "last_round": state["last_round"] if over else None,
-            "history": list(state["history"]), "result": self.result(state),
-        }
-        if seat is None:
-            return view
-        hand, melds = self.preview(state, seat)
-        view["hand"] = P.sort(hand)
-        view["legal"] = self.legal_moves(state, seat)
-        if self.info.account_jokers:
-            view["joker_balance"] = state["jokers"][seat]
-            view["joker_available"] = any(m["action"] == "take_joker" for m in view["legal"])
-        if seat == state["current"] and state["staged"] and not over:
-            team = team_of(seat)
-            points = sum(self.value(e["pieces"]) for e in state["staged"])
-            view["staged"] = {
-                "actions": [{"action": e["action"], "meld_id": e["meld_id"], "rank": e["rank"],
-                             "pieces": list(e["pieces"])} for e in state["staged"]],
-                "hand_after": P.sort(hand), "melds_after": [self.meld_view(m) for m in melds], "points": points,
-                "opening_ok": state["melded"][team] or state["turn"]["took_pile"] or points >= state["minimums"][team],
-            }
-        return view
+        return _canasta_view.view(self, state, seat)
 
 
 def _distinct(items: list) -> list:

@@ -1,8 +1,9 @@
 """Canasta classique (../shared/rules/canasta.md): 108 cards, four players in partnerships, to 5,000."""
 
 from engine.base import GameInfo
-from engine.games._canasta import CanastaGame, CanastaRules
+from engine.games._canasta import CanastaGame
 from engine.games._canasta_pieces import card_pieces
+from engine.games._canasta_rules import CanastaRules
 
 RULES = CanastaRules(
     pieces=card_pieces(), hand_size=11, first_extra=0, upcard=True, freezing=True, direction=1,

@@ -1,8 +1,9 @@
 """Canasta en équipe, tuiles (../shared/rules/canasta-tuiles.md): 106 tiles, four players in partnerships."""
 
 from engine.base import GameInfo, Option
-from engine.games._canasta import CanastaGame, CanastaRules
+from engine.games._canasta import CanastaGame
 from engine.games._canasta_pieces import tile_pieces
+from engine.games._canasta_rules import CanastaRules
 
 RULES = CanastaRules(
     pieces=tile_pieces(), hand_size=14, first_extra=1, upcard=False, freezing=False, direction=-1,
