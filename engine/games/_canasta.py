@@ -891,7 +891,7 @@ class CanastaGame(Game):
         if discard is not None and discard not in hand:
             return illegal("card_not_in_hand")
         after = len(hand) - (1 if discard is not None else 0)
-        going_out = after == 0 and not state["turn"]["last_red3"]
+        going_out = after == 0  # after a last red 3 too: melding every card is a going out
         if state["turn"]["last_red3"] and discard is not None:
             return illegal("no_discard_last_red3")
         if discard is None and not state["turn"]["last_red3"] and hand:
@@ -1020,7 +1020,7 @@ class CanastaGame(Game):
             if self.rules.freezing and self.P.is_wild(discard):
                 new["frozen"] = True
             events.append(event("discard", seat=seat, card=discard))
-        if not hand and not new["turn"]["last_red3"]:
+        if not hand:
             events.append(event("go_out", seat=seat, concealed=concealed))
             return self._end_round(new, seat, "concealed" if concealed else "out", events)
         if new["turn"]["last_red3"] or new["final_turn"]:

@@ -378,3 +378,13 @@ def test_after_a_last_red_three_the_yes_offers_no_discard():
     assert GAME.go_out_plan(state, 0) is None
     assert all(m["action"] != "discard" for m in GAME.legal_moves(state, 0))
     assert {"action": "end_turn"} in GAME.legal_moves(state, 0)
+
+
+def test_after_a_last_red_three_melding_everything_is_a_going_out():
+    canasta = ["KS1", "KH1", "KD1", "KC1", "KS2", "KH2", "KD2"]
+    state = rig(GAME, {0: ["5S1", "5H1", "5D1"]}, phase="DRAW", stock=["3D1"], pile=["8C1"], frozen=False,
+                melds={"A": [("K", canasta)]})
+    state, _ = play(GAME, state, 0, [{"action": "draw_stock"}, {"action": "meld", "cards": ["5S1", "5H1", "5D1"]}])
+    assert {"action": "go_out"} in GAME.legal_moves(state, 0)
+    state, events = GAME.apply(state, 0, {"action": "go_out"})
+    assert state["last_round"]["ending"] == "out" and state["last_round"]["teams"]["A"]["going_out"] == 100

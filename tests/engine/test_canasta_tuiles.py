@@ -247,3 +247,11 @@ def test_direction_and_next_dealer():
     new, events = GAME.apply(state, 0, {"action": "next_round"})
     assert new["dealer"] == first and new["first"] == (first - 1) % 4 and new["round"] == 2
     assert "deal" in kinds(events)
+
+
+def test_top_and_pair_added_to_the_team_meld():
+    melds = {"A": [("9", ["R9a", "B9a", "B9b"])]}
+    state = rig(GAME, {0: ["K9a", "Y9b", "R4a", "R6a"]}, phase="DRAW", pile=["B6a", "Y9a"], melds=melds)
+    state, events = GAME.apply(state, 0, {"action": "take_pile", "melds": [["Y9a", "K9a", "Y9b"]]})
+    assert [len(m["pieces"]) for m in state["melds"]["A"]] == [6]
+    assert "team_lay_off" in kinds(events) and sorted(state["hands"][0]) == ["B6a", "R4a", "R6a"]
