@@ -5,6 +5,7 @@
     python -m bench.bots --game rami --matches 200 --l3-matches 100 --limit 100
     python -m bench.bots --game rami-traditionnel --quick
     python -m bench.bots --game rummikub --matches 300 --jobs 1
+    python -m bench.bots --game thunee --matches 200 --l3-matches 60 --jobs 1
     python -m bench.bots --game canasta --matches 200 --jobs 1   (and --game canasta-tuiles: teams, below)
 
 Every game with bots: Thanasis, Gin Rami, the table-meld rummies (Rami, Rami 40, Kalooki, Rami
@@ -128,6 +129,7 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
     tasks = [(slug, first + i, s, w, options, budget, max_steps) for (s, w) in pairs
              for i in range(l3_matches if (l3_matches is not None and 3 in (s, w)) else matches)]
     worker = play_team_match if slug in TEAM_GAMES else play_match
+    worker = play_whole_team_match if slug in WHOLE_MATCH_TEAM_GAMES else worker
     if jobs > 1:
         with Pool(jobs) as pool:
             results = pool.map(worker, tasks, chunksize=1)
@@ -218,9 +220,57 @@ def play_team_match(task: tuple) -> dict:
             "endings": Counter(), "margin": margin, **times}
 
 
+# ---------------------------------------------------------------- Thunee: whole team matches
+# A Thunee deal is short (six tricks of four cards), so a bench match is a whole match to 12 balls:
+# two bots of the stronger level against two of the weaker one, the stronger level holding team A
+# (seats 0 and 2) in even matches and team B (seats 1 and 3) in odd ones. Deal outcomes are counted
+# per level (made / set, thunee_made, double_failed, …, by the team that scored the balls).
+WHOLE_MATCH_TEAM_GAMES = ("thunee",)
+WHOLE_MATCH_LAYOUT = "teams {0,2} vs {1,3}, whole matches to 12 balls, the strong level's team alternates"
+
+
+def play_whole_team_match(task: tuple) -> dict:
+    """One whole match, two seats of each level (partners share a level); the strong level's score."""
+    slug, index, strong, weak, options, budget, max_steps = task
+    game = games.get(slug)
+    seed = match_seed(slug, index)
+    strong_team = index % 2
+    levels = {seat: strong if seat % 2 == strong_team else weak for seat in range(4)}
+    times = {k: {strong: [], weak: []} for k in ("wall", "cpu", "turn")}
+    state = game.new_match(seats=4, options=options, seed=seed)
+    step = 0
+    while game.result(state) is None and step < max_steps:
+        to_act = game.to_act(state)
+        if not to_act:  # between deals the table service plays « Donne suivante »
+            state, _ = game.apply(state, 0, {"action": "next_round"})
+            continue
+        seat = to_act[0]
+        t_turn = time.thread_time()
+        legal = game.legal_moves(state, seat)
+        view = game.view(state, seat)
+        rng = random.Random(f"{seed}:{step}:{seat}")
+        level = levels[seat]
+        t0, c0 = time.perf_counter(), time.thread_time()
+        move = bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
+        elapsed, used = time.perf_counter() - t0, time.thread_time() - c0
+        if len(legal) > 1:
+            times["wall"][level].append(elapsed * 1000)
+            times["cpu"][level].append(used * 1000)
+            times["turn"][level].append((time.thread_time() - t_turn) * 1000)
+        state, _ = game.apply(state, seat, move)
+        step += 1
+    result = game.result(state)
+    stalled = result is None
+    score = 0.5 if stalled else (1.0 if set(result["winners"]) == {strong_team, strong_team + 2} else 0.0)
+    team_name = "AB"[strong_team]
+    endings = Counter((row["outcome"], "strong" if row["team"] == team_name else "weak") for row in state["history"])
+    return {"pair": (strong, weak), "score": score, "rounds": state["round"], "steps": step, "stalled": stalled,
+            "endings": endings, **times}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=GAMES + TEAM_GAMES, required=True)
+    parser.add_argument("--game", choices=GAMES + TEAM_GAMES + WHOLE_MATCH_TEAM_GAMES, required=True)
     parser.add_argument("--matches", "--rounds", dest="matches", type=int, default=1000,
                         help="matches per pairing (alias --rounds)")
     parser.add_argument("--l3-matches", type=int, default=None,
@@ -255,6 +305,8 @@ def main(argv=None) -> int:
         kind = "one deal, twice"
     sizes = f"{matches} matches per pairing" + (f" ({l3_matches} with level 3)" if l3_matches else "")
     layout = TEAM_LAYOUT if args.game in TEAM_GAMES else "heads-up, seats alternate"
+    if args.game in WHOLE_MATCH_TEAM_GAMES:
+        kind, layout = "match to 12 balls", WHOLE_MATCH_LAYOUT
     print(f"game={args.game} ({kind}), {sizes}, {layout}, jobs={args.jobs}, wall {wall:.0f} s")
     rates = {}
     for (s, w), e in sorted(summary["pairs"].items()):
