@@ -225,3 +225,18 @@ def test_budget_as_int_is_deterministic():
         state, _ = GAME.apply(state, seat, decide(state, seat, 2))
     seat = GAME.to_act(state)[0]
     assert decide(state, seat, 3, budget=8, rng_seed=4) == decide(state, seat, 3, budget=8, rng_seed=4)
+
+
+def test_bots_play_a_blind_thunee_deal_called_by_someone_else():
+    for match in range(4):
+        state = GAME.new_match(4, {"blind_thunee": True}, f"blind-{match}")
+        caller = GAME.to_act(state)[0]
+        state, _ = GAME.apply(state, caller, {"action": "call_blind_thunee"})
+        steps = 0
+        while state["phase"] not in (th.ROUND_OVER, th.MATCH_OVER):
+            seat = GAME.to_act(state)[0]
+            move = decide(state, seat, 1 + (seat + match) % 3, budget=3, rng_seed=steps)
+            assert move in GAME.legal_moves(state, seat)
+            state, _ = GAME.apply(state, seat, move)
+            steps += 1
+        assert state["last_deal"]["kind"] == th.BLIND
