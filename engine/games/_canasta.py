@@ -1160,6 +1160,10 @@ class CanastaGame(Game):
                 return {"action": "pass"}
             take = self.canonical_take(state, seat)
             return take or {"action": "pass"}
+        if phase == MELD and state["turn"]["permission"] == "yes":
+            plan = self.go_out_plan(state, seat)
+            if plan:  # the partner's « oui » binds: out the way the server found
+                return plan[0]
         if state["staged"]:
             return {"action": "undo", "all": True}
         if state["turn"]["last_red3"]:

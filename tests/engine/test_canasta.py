@@ -388,3 +388,15 @@ def test_after_a_last_red_three_melding_everything_is_a_going_out():
     assert {"action": "go_out"} in GAME.legal_moves(state, 0)
     state, events = GAME.apply(state, 0, {"action": "go_out"})
     assert state["last_round"]["ending"] == "out" and state["last_round"]["teams"]["A"]["going_out"] == 100
+
+
+def test_autoplay_after_yes_goes_out_the_way_found():
+    canasta = ["KS1", "KH1", "KD1", "KC1", "KS2", "KH2", "KD2"]
+    state = rig(GAME, {0: ["5S1", "5H1", "2D2", "9C1", "KC2"]}, melds={"A": [("K", canasta)]})
+    state["turn"]["permission"] = "yes"
+    state, _ = GAME.apply(state, 0, {"action": "lay_off", "cards": ["KC2"], "meld_id": "M1"})
+    for _ in range(6):
+        if state["phase"] != "MELD":
+            break
+        state, _ = GAME.apply(state, 0, GAME.autoplay(state, 0))
+    assert state["last_round"]["ending"] == "out"
