@@ -80,21 +80,21 @@ def move_buttons(engine, view: dict) -> list[dict]:
             by_action[action] = group
             groups.append(group)
         vals = json.dumps({"kind": "move", **move}, ensure_ascii=False)
-        if "value" in move:
-            option = {"text": str(move["value"]), "aria": f"{group['label']} {move['value']}"}
+        label = group["label"]
+        if "value" in move:  # what a screen reader says: « Enchérir 80 », the button shows « 80 »
+            option = {"before": f"{label} ", "text": str(move["value"])}
         elif "suit" in move:
             suit = suit_ctx(move["suit"])
-            option = {"text": f"{suit['symbol']} {suit['name'].capitalize()}", "aria": f"{group['label']} : "
-                      f"{suit['name']}", "red": suit["red"]}
+            option = {"before": f"{label} : ", "symbol": suit["symbol"], "text": suit["name"].capitalize(),
+                      "red": suit["red"]}
         elif "cards" in move:
-            shown = " + ".join(cards.label(c) for c in move["cards"])
-            option = {"text": f"{group['label']} {shown}",
-                      "aria": f"{group['label']} : " + ", ".join(cards.name_fr(c) for c in move["cards"])}
+            option = {"text": label, "symbol": " ".join(cards.label(c) for c in move["cards"]),
+                      "after": " : " + " et ".join(cards.name_fr(c) for c in move["cards"])}
         else:
-            option = {"text": group["label"], "aria": group["label"]}
+            option = {"text": label}
         group["options"].append({**option, "vals": vals})
     for group in groups:
-        group["single"] = len(group["options"]) == 1 and group["options"][0]["text"] == group["label"]
+        group["single"] = len(group["options"]) == 1 and set(group["options"][0]) == {"text", "vals"}
     return groups
 
 
@@ -178,7 +178,8 @@ def deal_end(engine, view: dict, words: dict, names: dict) -> dict | None:
         celebrate = call_label(engine, last["kind"], view)
     return {
         **last,
-        "teams": tuple({"team": t, "word": words[t], "points": points.get(t, 0), "jodhi": jodhi.get(t, 0),
+        "teams": tuple({"team": t, "word": words[t], "mine": t == view.get("team"),
+                        "points": points.get(t, 0), "jodhi": jodhi.get(t, 0),
                         "tricks": (last.get("tricks_won") or {}).get(t, 0),
                         "balls": (last.get("balls") or {}).get(t, 0),
                         "scored": last.get("team") == t, "declarers": last.get("declarers") == t}

@@ -90,11 +90,12 @@ def test_bidding_buttons_only_for_the_seat_asked(player):
     asked = ENGINE.to_act(state)[0]
     pushes = _pushes(_table(player, state))
     html = pushes[asked]
-    assert "Enchérir&nbsp;:" in html and 'aria-label="Enchérir 80"' in html and ">100</button>" in html
+    assert "Enchérir&nbsp;:" in html and '<span class="visually-hidden">Enchérir </span>80</button>' in html
+    assert "Enchérir </span>100</button>" in html
     assert ">Passer</button>" in html
     for seat, other in pushes.items():
         if seat != asked:
-            assert "Enchérir 80" not in other and ">Passer</button>" not in other
+            assert "Enchérir </span>" not in other and ">Passer</button>" not in other
             assert 'data-action="bid"' not in other
     assert "pas encore choisi" in html  # nobody knows trumps while bidding
 
@@ -106,7 +107,8 @@ def test_a_bid_shows_on_its_seat_and_a_higher_bid_only_is_offered(player):
     nxt = ENGINE.to_act(state)[0]
     pushes = _pushes(_table(player, state))
     html = pushes[nxt]
-    assert 'aria-label="Enchérir 100"' in html and "Enchérir 80" not in html and "Enchérir 90" not in html
+    assert "Enchérir </span>100</button>" in html
+    assert "Enchérir </span>80" not in html and "Enchérir </span>90" not in html
     place = "swne"[(first - nxt) % 4]
     assert f'data-testid="bid-{place}">90</p>' in html
     assert "Enchère en cours&nbsp;: <strong>90</strong>" in html
@@ -120,7 +122,7 @@ def test_the_bidder_names_trumps_and_then_everyone_sees_them(player):
         state, _ = ENGINE.apply(state, ENGINE.to_act(state)[0], {"action": "pass"})
     pushes = _pushes(_table(player, state))
     assert "Choisir l&#39;atout&nbsp;:" in pushes[bidder]
-    assert 'aria-label="Choisir l&#39;atout : cœur"' in pushes[bidder]
+    assert 'Choisir l&#39;atout : </span><span aria-hidden="true">♥</span> Cœur</button>' in pushes[bidder]
     for seat, html in pushes.items():
         assert "pas encore choisi" in html
         if seat != bidder:
@@ -230,7 +232,9 @@ def test_the_score_sheet_and_the_end_of_a_deal(player):
     assert last["reason"].replace("'", "&#39;") in html
     assert f'data-testid="balls-us"><strong>{state["balls"][us]}</strong>' in html
     assert f'data-testid="balls-them"><strong>{state["balls"][them]}</strong>' in html
-    assert f"<td>{last['points'][us]}" in html and f"<td>{last['points'][them]}" in html
+    assert f'data-testid="deal-points-us">{last["points"][us]}' in html
+    assert f'data-testid="deal-points-them">{last["points"][them]}' in html
+    assert sum(int(re.search(rf'data-testid="deal-tricks-{t}">(\d)', html).group(1)) for t in ("us", "them")) == 6
     assert ">Donne suivante</button>" in html
     assert "(en 12)" in html
     winner_word = "Nous" if last["team"] == us else "Eux"
