@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-import tables.forms
 from engine import games
 from tables import commands, live, reads
 from tables.models import Table
@@ -26,13 +25,6 @@ HANDS = [
     ["9H1", "10H1", "KC1", "QC1", "JC1", "9D1"],
     ["QH1", "JH1", "AS1", "10D1", "KD1", "AD1"],
 ]
-
-
-@pytest.fixture(autouse=True)
-def _offered(monkeypatch):
-    """Until the bots are registered the lobby does not offer the game; the tables here need no bot to move."""
-    live_slugs = tables.forms.live_slugs
-    monkeypatch.setattr(tables.forms, "live_slugs", lambda: sorted({*live_slugs(), "thunee"}))
 
 
 def _table(player, state, version=5):
@@ -251,3 +243,17 @@ def test_every_push_is_the_pieces_of_the_page(player):
     for seat in seats:
         context = table_context(table, seats, seat)
         assert render_push(table, seats, seat) == "\n".join(live.render_part(p, context) for p in live.PARTS)
+
+
+def test_the_timer_plays_my_seat_through_a_whole_match_with_robots(player):
+    """The generic autoplay (a timer run out) and the robots play a Thunee match to its end: every push
+    renders, and the score sheet ends with a team at the target."""
+    from tests.tables.helpers import play_out
+
+    table = create_table(player, "thunee", seats=4, bots={1: 1, 2: 2, 3: 1}, stake=0)
+    table = play_out(table)
+    assert table.status == Table.Status.FINISHED
+    state = table.state
+    assert max(state["balls"].values()) >= state["target"]
+    html = _pushes(table)[0]
+    assert "Partie terminée" in html and f'<strong>{state["balls"]["A"]}</strong>' in html
