@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import games
+from tests.e2e.test_accessibility import _violations
 from tests.e2e.test_play import sign_up
 from tests.e2e.test_play_rami import _off_the_browser_thread, _user
 
@@ -91,7 +92,8 @@ def _on_screen(page: Page, width: int, height: int) -> None:
 def test_a_new_player_plays_a_whole_thunee_deal_with_a_robot_partner(live_site, browser, artifacts_dir, size):
     """The whole deal at 1280×800; at 360×740 up to the refused card (the rest plays the same)."""
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height})
+    # the CSP bypassed only so that axe can be injected (tests/e2e/test_accessibility.py)
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
     page = context.new_page()
     pseudo = f"plis{width}"
     sign_up(page, live_site, pseudo)
@@ -108,6 +110,7 @@ def test_a_new_player_plays_a_whole_thunee_deal_with_a_robot_partner(live_site, 
     expect(page.locator('[data-testid="trump"]')).to_contain_text("pas encore choisi")
     assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
     page.screenshot(path=str(artifacts_dir / f"thunee-bidding-{width}.png"))
+    problems = _violations(page, f"enchères {width}")
 
     # 1. The bid: 80, 90, 100 and « Passer »; 100 ends the bidding at once.
     bids = page.locator('#table-actions [data-action="bid"] button')
@@ -162,6 +165,7 @@ def test_a_new_player_plays_a_whole_thunee_deal_with_a_robot_partner(live_site, 
                                           timeout=5000)
             expect(error.locator("a", has_text="Pourquoi")).to_have_attribute("href", re.compile(r"/regles/thunee/"))
             page.screenshot(path=str(artifacts_dir / f"thunee-refused-{width}.png"))
+            problems += _violations(page, f"carte refusée {width}")
             refused = True
             if width < 400:  # on a phone: the trick and my whole hand on the screen, then the deal is the desktop's
                 _on_screen(page, width, height)
@@ -169,6 +173,7 @@ def test_a_new_player_plays_a_whole_thunee_deal_with_a_robot_partner(live_site, 
             playable = page.locator(f"{HAND} .is-playable")
         _act(page, playable.first)
     assert refused
+    assert not problems, "\n".join(problems)
     if width < 400:
         context.close()
         return
