@@ -1,0 +1,230 @@
+"""The partnership Canastas in a real browser against the real site, a new player with a robot partner against
+two robots.
+
+Each table is created in the test process through the services, then its deal is replaced by a prepared hand
+(the same pieces, rearranged: the engine checks moves, not how a deal came about) near its end, so the player
+reaches the moments that matter in a few clicks: asking the partner « Partenaire, puis-je sortir ? » (the robot
+answers through its normal turn), taking the pile onto our meld to close a canasta, laying down a meld,
+going out and reading the sheet; in the tile game the « Joker » button, a meld with a joker tile, a lay-off
+closing a canasta and the last discard; and a first meld under the minimum refused with its French reason.
+The site runs in its own processes on the same database: the browser only sees what the server renders."""
+
+import re
+from unittest import mock
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from engine import games
+from tests.e2e.test_play import sign_up
+from tests.e2e.test_play_rami import _off_the_browser_thread, _user
+from tests.engine.test_canasta_properties import rig
+
+pytestmark = [pytest.mark.e2e]
+
+
+@_off_the_browser_thread
+def _prepared_table(host: str, slug: str, state_of, options=None, jokers=0):
+    """A table of `slug` with the host at seat 0 and Débutant robots (seat 2 is his partner), its state replaced
+    by `state_of(game)`, seat 0 to play. Nothing is scheduled here: the site plays the robots."""
+    from accounts.models import Counter, CounterEntry
+    from accounts.services import counter_move
+    from tables import services
+    from tables.models import Game
+
+    user = _user(host)
+    if jokers:
+        counter_move(user=user, kind=Counter.Kind.JOKERS, amount=jokers, reason=CounterEntry.Reason.GRANT,
+                     idempotency_key=f"e2e-jokers-{host}")
+    with mock.patch("tables.scheduler.schedule_decisions"), mock.patch("tables.forms.live_slugs", return_value=[slug]):
+        table = services.table_create(host=user, game=Game.objects.get(slug=slug), seats_count=4,
+                                      bot_levels={1: 1, 2: 1, 3: 1}, options=options or {}, stake=0,
+                                      turn_timer_s=60)
+        services.table_start(table=table, user=user)
+    table.refresh_from_db()
+    state = state_of(games.get(slug))
+    state["seed"] = table.state["seed"]
+    if jokers:
+        state["jokers"] = [jokers, 0, 0, 0]
+    table.state = state
+    table.version += 1
+    table.save(update_fields=["state", "version"])
+    return table
+
+
+def choose(page: Page, *pieces: str) -> None:
+    for piece in pieces:
+        # the left edge: overlapped cards show their corner there
+        page.locator(f'#table-hand [data-card="{piece}"]').click(position={"x": 8, "y": 20})
+        expect(page.locator(f'#table-hand [data-card="{piece}"]')).to_have_attribute("aria-pressed", "true")
+
+
+def press(page: Page, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).click()
+
+
+def my_turn(page: Page) -> None:
+    expect(page.locator("#table-status")).to_contain_text("À toi de jouer", timeout=20000)
+
+
+def fits_the_screen(page: Page) -> None:
+    assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
+
+
+# Canasta classique. Our team (seats 0 and 2) has five kings down and 4,900 points: this hand ends the match.
+# The pile: the 7 of clubs under the king of diamonds. The robots (Débutant) hold one card of each rank they
+# have and draw wilds: they can neither meld nor take the pile, nor lay a natural on our melds (my partner may
+# lay his wilds there). The stock's top cards are known: a 2 for the robot on my left, a 2 for my partner, a
+# joker for the robot on my right, then the 5 of diamonds for me.
+KINGS = ["KS2", "KH1", "KD2", "KC1", "KC2"]
+MINE = ["KS1", "KH2", "7S1", "7H1", "7D2", "9D1", "5S1", "5H1"]
+LEFT = ["3S1", "4S1", "5S2", "6S1", "7S2", "8S1", "9S1", "10S1", "JS1", "QS1", "AS1"]
+PARTNER = ["3C1", "4H1", "5C1", "6H1", "8H1", "9H1", "10H1", "JH1", "QH1", "AH1", "2C1"]
+RIGHT = ["3S2", "4D1", "5D2", "6D1", "7H2", "8D1", "9C1", "10D1", "JD1", "QD1", "AD1"]
+DRAWS = ["5D1", "JK1", "2H1", "2S1"]  # the stock's top is the last
+
+
+def _near_the_end(game):
+    state = rig(game, {0: MINE, 1: LEFT, 2: PARTNER, 3: RIGHT}, current=0, phase="DRAW",
+                melds={"A": [("K", KINGS)]}, pile=["7C1", "KD1"], scores={"A": 4900, "B": 1200})
+    state["stock"] = [c for c in state["stock"] if c not in DRAWS] + DRAWS
+    return state
+
+
+def test_a_whole_canasta_hand_with_a_robot_partner(live_site, browser, artifacts_dir):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    sign_up(page, live_site, "canasta1")
+    table = _prepared_table("canasta1", "canasta", _near_the_end)
+    page.goto(f"{live_site}/tables/{table.pk}/")
+    my_turn(page)
+    us, them = page.get_by_test_id("team-us"), page.get_by_test_id("team-them")
+    expect(page.locator("#table-hand [data-card]")).to_have_count(8)
+    expect(us).to_contain_text("Nous")
+    expect(us.locator('[data-rank="K"]')).to_contain_text("5/7")
+    expect(them).to_contain_text("Eux")
+    expect(page.get_by_test_id("pile-count")).to_have_text("2")
+    expect(page.get_by_test_id("seat-2")).to_contain_text("Partenaire")
+    expect(page.get_by_test_id("seat-2")).to_contain_text("11")
+    fits_the_screen(page)
+    page.screenshot(path=str(artifacts_dir / "canasta-start.png"))
+
+    # Taking the pile is one move: the king on top with my two kings, onto our kings: a canasta
+    choose(page, "KS1", "KH2")
+    press(page, "Prendre la pile")
+    kings = us.locator('[data-rank="K"]')
+    expect(kings).to_contain_text("Canasta naturelle", timeout=10000)
+    expect(kings).to_contain_text("8/7")
+    expect(page.locator('#table-hand [data-card="7C1"]')).to_have_count(1)  # the rest of the pile, to my hand
+
+    # A meld, staged: mine only until my discard
+    choose(page, "7S1", "7H1", "7D2", "7C1")
+    press(page, "Déposer")
+    expect(page.get_by_test_id("staged")).to_contain_text("Déposer 7♠ 7♥ 7♦ 7♣ (20 pts)", timeout=10000)
+    expect(us.locator('[data-rank="7"]')).to_contain_text("4/7")
+    page.screenshot(path=str(artifacts_dir / "canasta-staged.png"))
+    choose(page, "9D1")
+    press(page, "Défausser")
+
+    # The three robots play; then « Partenaire, puis-je sortir ? »: my robot partner answers by itself
+    expect(page.locator("#table-move-log li")).to_have_count(4, timeout=30000)  # my turn, then each robot's
+    my_turn(page)
+    press(page, "Partenaire, puis-je sortir ?")
+    expect(page.get_by_test_id("go-out-answer")).to_contain_text("a répondu oui", timeout=15000)
+    press(page, "Piocher")
+    expect(page.locator('#table-hand [data-card="5D1"]')).to_have_count(1, timeout=10000)
+    choose(page, "5S1", "5H1", "5D1")
+    press(page, "Déposer")
+    press(page, "Sortir")
+
+    sheet = page.get_by_test_id("round-sheet")
+    expect(sheet).to_be_visible(timeout=15000)
+    expect(page.get_by_test_id("celebrate")).to_contain_text("Canasta !")
+    expect(page.locator("#table-round-end")).to_contain_text("Tu es sorti")
+    for line in ("Combinaisons posées", "Primes de canasta", "3 rouges", "Prime de sortie", "Cartes restées en main"):
+        expect(sheet).to_contain_text(line)
+    expect(sheet.locator("tr", has_text="Primes de canasta")).to_contain_text(re.compile(r"\+[35]00"))
+    expect(page.get_by_test_id("winner-line")).to_contain_text("Bravo, ton équipe a gagné")
+    page.screenshot(path=str(artifacts_dir / "canasta-end.png"))
+    context.close()
+
+
+def test_a_first_meld_under_the_minimum_is_refused_in_french(live_site, browser, artifacts_dir):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    sign_up(page, live_site, "canasta2")
+    low = ["7S1", "7H1", "7D2"]
+    table = _prepared_table("canasta2", "canasta", lambda game: rig(
+        game, {0: [*low, "9D1", "JH1", "QC2", "4D1", "6S1", "8C1", "10S1", "AS1"]}, current=0, phase="DRAW",
+        pile=["5D1"], scores={"A": 0, "B": 0}))
+    page.goto(f"{live_site}/tables/{table.pk}/")
+    my_turn(page)
+    expect(page.get_by_test_id("minimum-us")).to_contain_text("50")
+    page.locator("#table-centre button.pile.stock").click()
+    expect(page.locator("#table-hand [data-card]")).to_have_count(12, timeout=10000)
+    choose(page, *low)
+    press(page, "Déposer")
+    staged = page.get_by_test_id("staged")
+    expect(staged).to_contain_text("Première pose : 15 / 50 pts (il en manque 35)", timeout=10000)
+    choose(page, "4D1")
+    press(page, "Défausser")
+    expect(page.locator("#table-error")).to_contain_text(
+        "Première pose insuffisante : 15 points, il en faut 50.", timeout=10000)
+    expect(page.locator("#table-status")).to_contain_text("À toi de jouer")  # nothing changed
+    expect(page.locator('#table-hand [data-card="4D1"]')).to_have_count(1)
+    page.screenshot(path=str(artifacts_dir / "canasta-refused.png"))
+    press(page, "Annuler")
+    expect(staged).to_have_count(0, timeout=10000)
+    expect(page.locator("#table-hand [data-card]")).to_have_count(12)
+    context.close()
+
+
+# Canasta en équipe (tuiles), one round. Our team has six 9s down; I hold the seventh, a pair of 5s and the 8
+# I will go out with; one joker on my account for the « Joker » button.
+NINES = ["B9a", "K9a", "R9b", "Y9b", "B9b", "K9b"]
+TILES_MINE = ["R5a", "Y5a", "R9a", "K8a"]
+
+
+def _tiles_near_the_end(game):
+    state = rig(game, {0: TILES_MINE}, current=0, phase="DRAW", melds={"A": [("9", NINES)]}, pile=["R13a"],
+                scores={"A": 0, "B": 0}, options={"match_length": "1"})
+    assert "J1" in state["stock"] or "J2" in state["stock"]
+    return state
+
+
+def test_a_whole_tile_canasta_round_on_a_phone(live_site, browser, artifacts_dir):
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    sign_up(page, live_site, "tuilescn")
+    table = _prepared_table("tuilescn", "canasta-tuiles", _tiles_near_the_end, options={"match_length": "1"},
+                            jokers=1)
+    page.goto(f"{live_site}/tables/{table.pk}/")
+    my_turn(page)
+    expect(page.locator("#table-hand [data-card]")).to_have_count(4)
+    expect(page.locator('#table-hand [data-card="R5a"]')).to_have_attribute("aria-label", re.compile("Tuile 5 rouge"))
+    expect(page.get_by_test_id("joker-balance")).to_have_text("1")
+    fits_the_screen(page)
+    page.screenshot(path=str(artifacts_dir / "canasta-tiles-start.png"))
+
+    press(page, "Joker (solde : 1)")
+    joker = page.locator('#table-hand [data-card^="J"]')
+    expect(joker).to_have_count(1, timeout=10000)
+    expect(page.get_by_test_id("joker-balance")).to_have_text("0")
+    joker_id = joker.get_attribute("data-card")
+
+    choose(page, "R5a", "Y5a", joker_id)
+    press(page, "Déposer")
+    us = page.get_by_test_id("team-us")
+    expect(us.locator('[data-rank="5"]')).to_contain_text("3/7", timeout=10000)
+    choose(page, "R9a")
+    press(page, "Ajouter")
+    expect(us.locator('[data-rank="9"]')).to_contain_text("Canasta propre", timeout=10000)
+
+    choose(page, "K8a")
+    press(page, "Défausser")
+    expect(page.get_by_test_id("round-sheet")).to_be_visible(timeout=15000)
+    expect(page.locator("#table-round-end")).to_contain_text("Partie terminée")
+    expect(page.get_by_test_id("round-sheet")).to_contain_text("3 noirs et bleus en main")
+    expect(page.get_by_test_id("winner-line")).to_contain_text("Bravo, ton équipe a gagné")
+    page.screenshot(path=str(artifacts_dir / "canasta-tiles-end.png"))
+    context.close()
