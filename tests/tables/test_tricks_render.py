@@ -257,3 +257,21 @@ def test_the_timer_plays_my_seat_through_a_whole_match_with_robots(player):
     assert max(state["balls"].values()) >= state["target"]
     html = _pushes(table)[0]
     assert "Partie terminée" in html and f'<strong>{state["balls"]["A"]}</strong>' in html
+
+
+def test_a_waiting_table_page_draws_the_free_seats(player, player_client):
+    table = create_table(player, "thunee", seats=4, bots={1: 1}, stake=0, start=False)
+    page = player_client.get(f"/tables/{table.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "css/tricks.css" in html and "les quatre places seront prises" in html
+    seats = html.split('id="table-opponents"')[1].split('id="table-centre"')[0]
+    assert seats.count('class="seat seat-free"') == 2 and "Robot Débutant" in seats
+
+
+def test_a_spectator_sees_the_trick_and_no_hand(player):
+    state = _following()
+    table = _table(player, state)
+    html = render_push(table, reads.seats_of(table.pk), None)
+    assert set(CARD_ID.findall(html)) == {"AH1"}
+    assert "Équipe A" in html and "Nous" not in html.split('id="table-scores"')[1]
