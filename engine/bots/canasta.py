@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 from engine import games as _games
 from engine.bots.base import Moves
 
 SLUGS = ("canasta", "canasta-tuiles")
+DANGER_WEIGHT = {1: 0.0, 2: 0.5, 3: 1.5}  # points per pile card a discard risks giving the next opponent
 BEGINNER_SLIP = 0.25  # level 1 throws a random loose card this often
 BLOCK = "3B"  # key of a blocking 3 (black 3s, blue and black 3-tiles)
 CANASTA = 7  # pieces in a canasta
@@ -44,61 +45,54 @@ CANASTA = 7  # pieces in a canasta
 # ---------------------------------------------------------------- the two rule sets
 
 
-@dataclass(frozen=True, eq=False)
 class Spec:
-    """What the bots need of one rule set, read from its engine (`engine.games._canasta`)."""
+    """What the bots need of one rule set, read from its engine (`engine.games._canasta`), with the
+    per-piece tables precomputed (the expert's playouts ask them often)."""
 
-    slug: str
-    game: object = field(repr=False)
-
-    @property
-    def tiles(self) -> bool:
-        return self.game.P.kind == "tiles"
-
-    @property
-    def P(self):
-        return self.game.P
+    def __init__(self, slug: str, game):
+        self.slug = slug
+        self.game = game
+        P = game.P
+        self.P = P
+        self.tiles = P.kind == "tiles"
+        self.go_out_action = game.rules.go_out_action
+        self.deck_size = len(P.deck)
+        self.wilds = frozenset(c for c in P.deck if P.is_wild(c))
+        self.jokers = frozenset(c for c in P.deck if P.rank[c] == P.joker_rank)
+        self.keys = {c: (None if c in self.wilds or c in P.bonus_threes else BLOCK if c in P.block_threes
+                         else P.rank[c]) for c in P.deck}
+        self.values = dict(P.value)
+        self.costs = {c: P.value[c] + (game.rules.black3_in_hand if c in P.block_threes else 0) for c in P.deck}
+        self.natural_keys = tuple(sorted({k for k in self.keys.values() if k not in (None, BLOCK)}))
 
     def is_wild(self, c: str) -> bool:
-        return self.P.is_wild(c)
+        return c in self.wilds
 
     def is_joker(self, c: str) -> bool:
-        return self.P.rank[c] == self.P.joker_rank
+        return c in self.jokers
 
     def key(self, c: str) -> str | None:
         """The rank a natural piece melds as; BLOCK for a blocking 3; None for a wild or a bonus 3."""
-        P = self.P
-        if P.is_wild(c) or c in P.bonus_threes:
-            return None
-        if c in P.block_threes:
-            return BLOCK
-        return P.rank[c]
+        return self.keys[c]
 
     def value(self, c: str) -> int:
-        return self.P.value[c]
+        return self.values[c]
 
     def hand_cost(self, c: str) -> int:
         """What a piece left in hand costs its team at the end of the hand."""
-        return self.value(c) + (self.game.rules.black3_in_hand if c in self.P.block_threes else 0)
+        return self.costs[c]
 
     def valid(self, key: str, pieces) -> bool:
         """Whether `pieces` (all of a meld's, laid and added) make a valid meld of rank `key`."""
         return self.game.meld_error(key, list(pieces)) is None
 
     def wild_in(self, key: str, c: str) -> bool:
-        return self.game.is_wild_in(key, c)
+        """A wild of a meld of `key` (in the tile game's meld of 2s only the joker tiles are wild)."""
+        return c in self.jokers if key == "2" else c in self.wilds
 
     def copies(self, key: str) -> int:
         """How many naturals of a rank the deck holds."""
         return 8
-
-    @property
-    def deck_size(self) -> int:
-        return len(self.P.deck)
-
-    @property
-    def go_out_action(self) -> bool:
-        return self.game.rules.go_out_action
 
 
 @cache
@@ -219,7 +213,6 @@ class Style:
 
     open_with_wilds: bool = True  # wilds may help reach the minimum (pairs with a wild, wilds added)
     close_from: int = 4  # smallest meld a level closes into a canasta with wilds
-    keep_clean: bool = False  # do not dirty a clean meld that may still close naturally
 
 
 class Planner:
@@ -359,16 +352,7 @@ class Planner:
             use = spare[:missing]
             if not spec.valid(m.key, m.pieces + use):
                 continue
-            if self.style.keep_clean and m.clean and self.may_close_clean(seen, m):
-                continue
             self._lay(actions, m, use, pool)
-
-    def may_close_clean(self, seen: Seen, m: Meld) -> bool:
-        """A clean meld of 5 or 6 that the naturals not yet seen can still close."""
-        if m.naturals < 5:
-            return False
-        unseen, _ = unseen_counts(self.spec, seen)
-        return unseen.get(m.key, 0) >= CANASTA - m.size
 
     def _dump(self, actions, mine, pool):
         """Going out: pairs with a wild, wilds wherever they fit, a black-3 meld (cards) last."""
@@ -420,23 +404,16 @@ class Planner:
 def unseen_counts(spec: Spec, seen: Seen) -> tuple[Counter, int]:
     """Naturals of each rank this seat has not seen (in other hands, the stock, under the pile's top),
     and how many pieces are unseen in all."""
-    known: Counter = Counter()
-    total = 0
-    for c in seen.hand:
-        known[spec.key(c)] += 1
-        total += 1
+    pieces = list(seen.hand)
     for m in seen.mine + seen.theirs:
-        for c in m.pieces:
-            known[spec.key(c)] += 1
-            total += 1
+        pieces += m.pieces
     if seen.top is not None:
-        known[spec.key(seen.top)] += 1
-        total += 1
-    unseen = Counter()
-    for k in spec.P.rank.values():
-        if k not in unseen:
-            unseen[k] = max(0, spec.copies(k) - known[k])
-    return unseen, max(1, spec.deck_size - total)
+        pieces.append(seen.top)
+    keys = spec.keys
+    known = Counter(keys[c] for c in pieces)
+    unseen = Counter({k: max(0, 8 - known[k]) for k in spec.natural_keys})
+    unseen["*"] = len(spec.wilds) - sum(1 for c in pieces if c in spec.wilds)
+    return unseen, max(1, spec.deck_size - len(pieces))
 
 
 def p_pair(u: int, pool: int, hand: int) -> float:
@@ -470,7 +447,7 @@ def take_chance(spec: Spec, seen: Seen, c: str, unseen: Counter, pool: int) -> f
         return pair
     if any(m.key == k for m in seen.theirs):
         return 1.0
-    wilds = sum(unseen.get(w, 0) for w in spec.P.wild_ranks)
+    wilds = unseen["*"]
     return max(pair, p_one(u, pool, hand) * p_one(wilds, pool, hand - 1))
 
 
@@ -480,7 +457,7 @@ def discard_order(spec: Spec, seen: Seen, left: list[str], level: int) -> list[s
     counts: Counter = Counter(spec.key(c) for c in left)
     unseen, pool = unseen_counts(spec, seen)
     mine = {m.key for m in seen.mine}
-    weight = 2.0 + seen.pile_size * (1.5 if level >= 3 else 0.5)
+    weight = 2.0 + seen.pile_size * (DANGER_WEIGHT[level])
 
     def cost(c: str) -> tuple:
         k = spec.key(c)
@@ -534,7 +511,7 @@ class CanastaBots:
         if level >= 3:
             from engine.bots import canasta_expert
 
-            return canasta_expert.decide(spec, seen, moves, rng, budget)
+            return canasta_expert.decide(spec, seen, view, moves, rng, budget)
         return basic_decide(spec, seen, moves, level, rng)
 
 

@@ -1,144 +1,212 @@
-"""Level 3 « Expert » of the partnership Canastas (engine.bots.canasta): the Confirmé's planner, plus
-judgement about the pile, canastas and going out. Deterministic given the view and the rng.
+"""Level 3 « Expert » of the partnership Canastas (engine.bots.canasta): the Confirmé's planner, with
+its key decisions weighed by playouts of the rest of the hand (`engine.bots.canasta_rollout`).
 
-- The pile: takes it whenever the rules allow and it holds 2 cards or more (or it opens the team);
-  throws the card the next opponent is least likely to take the pile with, the risk weighed by the
-  pile's size; in the card game freezes an open pile of `FREEZE_FROM` cards or more with a 2 when
-  every other discard is risky; in the tile game keeps a blue or black 3 (it blocks the pile for one
-  turn) for a pile of `BLOCK_FROM` tiles or more, unless the hand may end soon (each costs 100).
-- Canastas: closes them with wilds, but keeps a clean meld of 5 or 6 naturals clean while enough of its
-  naturals are unseen and the team already owns a canasta.
-- Going out: when it can, it goes out if the opponents hold many cards (`OPPONENTS_LARGE`), own a
-  canasta (they could go out first), or the stock runs low; otherwise, while its partner holds many
-  cards or a meld of the team is one or two cards from a canasta, it keeps a card and plays on.
-- « Partenaire, puis-je sortir ? » (card game): it asks when it wants to go out while its partner
-  holds `ASK_FROM` cards or more (the partner knows what they are worth), and obeys the answer. Asked,
-  it answers « non » when its own hand would cost the team `ANSWER_NO_FROM` points or more and the
-  opponents are not threatening to go out, « oui » otherwise.
+For a decision worth searching the expert lists a few candidates, the Confirmé's choice first:
+
+- the pile: take it or draw from the stock (when both are allowed);
+- the discard: the Confirmé's three best throws (the next opponent's chance of taking the pile with
+  it, weighed by the pile's size, and what the hand keeps), a blocking 3 kept or thrown, and in the card
+  game a 2 that freezes an open pile of `FREEZE_FROM` cards or more;
+- going out: now, or keeping a card and playing on (its team may close more canastas while the
+  opponents, without one, cannot end the hand).
+
+Then, many times: the pieces it has not seen are dealt at random (the other hands by their counts, the
+pile under its top, the stock), each candidate is played in that same deal and the rest of the hand
+is played out by the Confirmé's policy for all four seats; the hand is scored as the rules do, our team
+minus theirs. The candidate with the best mean wins if it beats the Confirmé's choice by a clear margin
+on the same deals (`engine.bots.search.pick`). The budget counts deals (an int: deterministic given the
+rng) or is a `Budget` (the production default: `DEFAULT_BUDGET`, CPU time of the deciding thread).
+
+« Partenaire, puis-je sortir ? » (card game): when it could go out while its partner holds `ASK_FROM`
+cards or more, it asks instead of searching (only the partner knows what they are worth) and obeys. Asked,
+it answers « non » when its own hand would cost the team `ANSWER_NO_FROM` points or more while the
+opponents own no canasta (they cannot end the hand) and the stock is not low, « oui » otherwise.
 """
 
 from __future__ import annotations
 
+import time
+
+from engine.bots import canasta_rollout as rollout
+from engine.bots import search
 from engine.bots.base import Moves
 from engine.bots.canasta import (
     BLOCK,
+    STYLES,
     Planner,
     Seen,
     Spec,
-    Style,
     answer,
     discard_order,
     is_draw,
-    take_chance,
     turn_step,
-    unseen_counts,
 )
+from engine.bots.search import Budget
 
-FREEZE_FROM = 7  # pile size from which the expert freezes an open pile with a 2
-FREEZE_RISK = 0.35  # ... when its safest other discard gives the next opponent this chance to take it
-BLOCK_FROM = 5  # tile game: pile size from which a kept blue/black 3 is thrown to block it
-OPPONENTS_LARGE = 7  # opponents' cards (together) from which going out is always worth it
-LOW_STOCK = 12  # stock from which the expert goes out whenever it can
+DEFAULT_BUDGET = Budget(iterations=16, time_limit=0.15)
+MIN_GAIN = 10.0  # points per deal a candidate must win by (besides the standard-error margin)
+FREEZE_FROM = 5  # card game: pile size from which freezing it with a 2 is a candidate
+DISCARDS = 2  # discards tried (the Confirmé's best two)
+LOW_STOCK = 12
 ASK_FROM = 5  # partner's cards from which the expert asks before going out
-ANSWER_NO_FROM = 120  # own hand points from which the expert answers « non »
-HOLD_PARTNER = 7  # partner's cards from which the expert prefers to play on
+ANSWER_NO_FROM = 100  # own hand points from which the expert answers « non »
 
 
-def decide(spec: Spec, seen: Seen, moves: Moves, rng, budget) -> dict:
+def decide(spec: Spec, seen: Seen, view: dict, moves: Moves, rng, budget) -> dict:
     if moves.has("answer_go_out"):
         return answer(moves, partner_answer(spec, seen))
     if is_draw(moves):
-        return draw_choice(spec, seen, moves)
-    return meld_phase(spec, seen, moves, rng)
-
-
-# ---------------------------------------------------------------- drawing
-
-
-def draw_choice(spec: Spec, seen: Seen, moves: Moves) -> dict:
-    fallback = moves.first("draw_stock") or moves.first("pass") or moves.legal[0]
-    take = moves.first("take_pile")
-    if take is None:
-        return fallback
-    if seen.pile_size >= 2 or not seen.opened_before or not moves.has("draw_stock"):
-        return take
-    return fallback
-
-
-# ---------------------------------------------------------------- the rest of the turn
-
-
-def style_for(seen: Seen) -> Style:
-    keep_clean = seen.team_canasta and seen.stock > LOW_STOCK
-    return Style(keep_clean=keep_clean)
-
-
-def meld_phase(spec: Spec, seen: Seen, moves: Moves, rng) -> dict:
-    planner = Planner(spec, style_for(seen))
-    out_plan = planner.plan(seen, may_go_out=True)
-    can_out = out_plan.canasta and len(out_plan.left) <= 1
-    if seen.permission == "no":
-        plan = planner.plan(seen, may_go_out=False)
-    elif seen.permission == "yes":
-        plan = out_plan
-    elif can_out:
-        if should_go_out(spec, seen, out_plan):
-            if moves.has("ask_go_out") and seen.counts.get(seen.partner, 0) >= ASK_FROM:
-                return moves.first("ask_go_out")
-            plan = out_plan
-        else:
-            plan = planner.plan(seen, may_go_out=False)
-    else:
-        plan = planner.plan(seen, may_go_out=False) if not out_plan.canasta else out_plan
-    discard = None
-    if plan.left and not plan.actions:
-        discard = expert_discard(spec, seen, plan.left, moves)
-    return turn_step(spec, seen, moves, plan, 3, rng, discard=discard)
-
-
-def near_canastas(seen: Seen) -> int:
-    return sum(1 for m in seen.mine if 5 <= m.size < 7)
-
-
-def should_go_out(spec: Spec, seen: Seen, plan) -> bool:
-    """Whether going out now is worth more than playing on."""
-    if seen.opponents_count() >= OPPONENTS_LARGE or seen.their_canasta or seen.stock <= LOW_STOCK:
-        return True
-    partner = seen.counts.get(seen.partner, 0)
-    if partner >= HOLD_PARTNER:
-        return False
-    return near_canastas(seen) == 0
+        return draw_choice(spec, seen, view, moves, rng, budget)
+    return meld_phase(spec, seen, view, moves, rng, budget)
 
 
 def partner_answer(spec: Spec, seen: Seen) -> str:
     """« Partenaire, puis-je sortir ? » answered from this seat's own hand."""
     cost = sum(spec.hand_cost(c) for c in seen.hand)
-    threatened = seen.their_canasta or seen.stock <= LOW_STOCK or seen.opponents_count() >= OPPONENTS_LARGE + 4
-    if cost >= ANSWER_NO_FROM and not threatened:
+    if cost >= ANSWER_NO_FROM and not seen.their_canasta and seen.stock > LOW_STOCK:
         return "no"
     return "yes"
 
 
-# ---------------------------------------------------------------- discarding
+# ---------------------------------------------------------------- the search
 
 
-def expert_discard(spec: Spec, seen: Seen, left: list[str], moves: Moves) -> str | None:
-    allowed = [c for c in left if c in moves.by_card("discard")]
-    if not allowed:
-        return None
+def best_of(spec: Spec, seen: Seen, view: dict, candidates: list, rng, budget) -> int:
+    """Index of the candidate to play; each candidate is a function that plays it on a dealt `Hand`."""
+    if len(candidates) == 1:
+        return 0
+    budget = search.as_budget(budget, DEFAULT_BUDGET)
+    team = seen.seat % 2
+    start = time.thread_time()
+    samples = []
+    while len(samples) < budget.iterations:
+        dealt = rollout.deal(spec, seen, view, rng)
+        row = []
+        for play in candidates:
+            h = dealt.copy()
+            play(h)
+            h.play_out()
+            row.append(h.margin(team))
+        samples.append(row)
+        if budget.time_limit is not None and time.thread_time() - start > budget.time_limit:
+            break
+    best, _ = search.pick(samples, min_gain=MIN_GAIN)
+    return best
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def draw_choice(spec: Spec, seen: Seen, view: dict, moves: Moves, rng, budget) -> dict:
+    take = moves.first("take_pile")
+    draw = moves.first("draw_stock")
+    fallback = draw or moves.first("pass") or moves.legal[0]
+    if take is None:
+        return fallback
+    if draw is None:
+        return take
+    seat = seen.seat
+
+    def taking(h):
+        top = h.pile[-1]
+        groups = take["melds"]
+        first = list(groups[0])
+        first.remove(top)
+        h.take(seat, first)
+        h.lay(seat, [{"action": "meld", "cards": list(g)} for g in groups[1:]])
+        h.meld_and_discard(seat)
+
+    def drawing(h):
+        if h.draw(seat):
+            h.meld_and_discard(seat)
+        else:
+            h.over = True
+
+    return [take, draw][best_of(spec, seen, view, [taking, drawing], rng, budget)]
+
+
+# ---------------------------------------------------------------- the rest of the turn
+
+
+def meld_phase(spec: Spec, seen: Seen, view: dict, moves: Moves, rng, budget) -> dict:
+    planner = Planner(spec, STYLES[2])
+    if seen.phase == "FIRST_TURN":
+        plan = planner.plan(seen)
+        plan.actions = []
+        return discard_step(spec, seen, view, moves, plan, rng, budget)
+    out_plan = planner.plan(seen, may_go_out=True)
+    can_out = out_plan.canasta and len(out_plan.left) <= 1
+    if seen.permission == "no":
+        plan = planner.plan(seen, may_go_out=False)
+    elif seen.permission == "yes" or not can_out:
+        plan = out_plan
+    elif moves.has("ask_go_out") and seen.counts.get(seen.partner, 0) >= ASK_FROM:
+        return moves.first("ask_go_out")  # only the partner knows what its cards are worth
+    else:
+        hold = planner.plan(seen, may_go_out=False)
+        plan = out_plan if going_out_pays(spec, seen, view, out_plan, hold, rng, budget) else hold
+    if plan.actions:
+        return plan.actions[0]
+    return discard_step(spec, seen, view, moves, plan, rng, budget)
+
+
+def going_out_pays(spec: Spec, seen: Seen, view: dict, out_plan, hold, rng, budget) -> bool:
+    """Whether going out now beats keeping a card and playing on (only while the opponents cannot end
+    the hand: no canasta of theirs, enough stock)."""
+    if seen.their_canasta or seen.stock <= LOW_STOCK or len(hold.left) < 2:
+        return True
+    seat = seen.seat
+
+    def out(h):
+        h.lay(seat, out_plan.actions)
+        if h.hands[seat]:
+            h.discard(seat, h.hands[seat][0])
+        h.out, h.over = seat, True
+
+    def play_on(h):
+        h.lay(seat, hold.actions)
+        card = discard_order(spec, h.seen(seat), list(h.hands[seat]), 2)[0]
+        h.discard(seat, card)
+        h.next_turn()
+
+    return best_of(spec, seen, view, [out, play_on], rng, budget) == 0
+
+
+def discard_step(spec: Spec, seen: Seen, view: dict, moves: Moves, plan, rng, budget) -> dict:
+    options = moves.by_card("discard")
+    allowed = [c for c in seen.hand if c in options]
+    if len(allowed) < 2:
+        return turn_step(spec, seen, moves, plan, 3, rng)
     order = discard_order(spec, seen, allowed, 3)
-    unseen, pool = unseen_counts(spec, seen)
-    plain = [c for c in order if not spec.is_wild(c) and spec.key(c) != BLOCK]
-    risk = take_chance(spec, seen, plain[0], unseen, pool) if plain else 0.0
-    if not spec.tiles:
-        twos = sorted(c for c in allowed if spec.is_wild(c) and not spec.is_joker(c))
-        if (twos and not seen.frozen and seen.their_opened and seen.pile_size >= FREEZE_FROM
-                and risk >= FREEZE_RISK and len(left) >= 3):
-            return twos[0]
-        return order[0]
-    blocks = [c for c in allowed if spec.key(c) == BLOCK]
-    if blocks and plain:
-        soon = seen.their_canasta or seen.stock <= LOW_STOCK or seen.pile_size >= BLOCK_FROM or risk >= FREEZE_RISK
-        if not soon:
-            return plain[0]
-    return order[0]
+    candidates = []
+    for c in order:
+        key = spec.key(c)
+        if spec.is_wild(c):
+            continue
+        if key in {spec.key(x) for x in candidates} and key != BLOCK:
+            continue
+        candidates.append(c)
+        if len(candidates) >= DISCARDS:
+            break
+    blocks = [c for c in order if spec.key(c) == BLOCK]
+    if blocks and blocks[0] not in candidates:
+        candidates.append(blocks[0])
+    if not spec.tiles and not seen.frozen and seen.pile_size >= FREEZE_FROM:
+        twos = [c for c in order if spec.is_wild(c) and not spec.is_joker(c)]
+        if twos:
+            candidates.append(twos[0])
+    if not candidates:
+        return turn_step(spec, seen, moves, plan, 3, rng)
+    if candidates[0] != order[0]:
+        candidates.insert(0, order[0])
+    seat = seen.seat
+
+    def throwing(card):
+        def play(h):
+            h.discard(seat, card)
+            if not h.over:
+                h.next_turn()
+        return play
+
+    best = best_of(spec, seen, view, [throwing(c) for c in candidates], rng, budget)
+    return options[candidates[best]]
