@@ -180,3 +180,31 @@ def test_no_push_holds_another_hand_or_the_stock(player):
             seen = set(re.findall(pattern, html))
             hidden = set(state["stock"]) | {p for s, hand in enumerate(state["hands"]) if s != seat for p in hand}
             assert not seen & hidden, (slug, seat, seen & hidden)
+
+
+def test_a_waiting_table_and_a_spectator_are_drawn(player):
+    with mock.patch("tables.forms.live_slugs", return_value=["canasta"]):
+        table = create_table(player, "canasta", seats=4, bots={1: 2}, stake=0, start=False)
+    seats = reads.seats_of(table.pk)
+    html = render_push(table, seats, seats[0])
+    assert "La donne commencera dès que toutes les places seront prises." in html and "Place libre" in html
+    state = _card_state()
+    table = _table(player, "canasta", state)
+    spectator = render_push(table, reads.seats_of(table.pk), None)
+    assert "data-cn-act" not in spectator and not CARD_ID.findall(spectator)
+    assert 'data-testid="team-us"' in spectator and 'data-testid="team-them"' in spectator
+
+
+def test_a_refused_move_shows_its_french_reason_and_changes_nothing(player):
+    from tables import services
+
+    state = _card_state(phase="MELD", melds={"B": []})
+    state, _ = CARDS.apply(state, 0, {"action": "meld", "cards": ["7S1", "7H1", "7D2"]})
+    table = _table(player, "canasta", state)
+    outcome = services.play_move(table_id=table.pk, seat=0, move={"action": "discard", "card": "4D1"},
+                                 expected_version=table.version)
+    table.refresh_from_db()
+    assert table.state == state and table.version == 5
+    seats = reads.seats_of(table.pk)
+    html = render_push(table, seats, seats[0], error=outcome.error.message)
+    assert 'id="table-error"' in html and "Première pose insuffisante : 15 points, il en faut 50." in html
