@@ -275,3 +275,13 @@ def test_a_spectator_sees_the_trick_and_no_hand(player):
     html = render_push(table, reads.seats_of(table.pk), None)
     assert set(CARD_ID.findall(html)) == {"AH1"}
     assert "Équipe A" in html and "Nous" not in html.split('id="table-scores"')[1]
+
+
+def test_a_declaration_window_waits_for_both_players_in_one_sentence(player):
+    state = _following()
+    for seat, card in ((0, "KH1"), (3, "QH1"), (2, "9H1")):
+        state, _ = ENGINE.apply(state, seat, {"action": "play_card", "card": card})
+    assert sorted(ENGINE.to_act(state)) == [1, 3]  # the team that took trick 1 may declare
+    html = _pushes(_table(player, state))[0]
+    status = html.split('class="status-main">')[1].split("</p>")[0]
+    assert status.count("Au tour de") == 1 and " et " in status and status.endswith(", qui réfléchissent…")
