@@ -22,6 +22,8 @@ def _waiting(game: Game):
 def quick_start_join(*, user: User, game: Game) -> Table:
     """The quick-start table where `user` now sits (already seated at one of this game: that one)."""
     with transaction.atomic():
+        # One quick start of a game at a time: two players pressing together meet at one table.
+        list(Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True))
         mine = _waiting(game).filter(seats__user=user).first()
         if mine is not None:
             return mine

@@ -107,9 +107,9 @@ def table_new(request):
 
 @login_required
 @require_POST
-def table_quick(request, slug: str):
-    """« Partie rapide »: a seat at a waiting quick-start table of the game, or a new one."""
-    game = playable_games().filter(slug=slug).first()
+def table_quick(request):
+    """« Partie rapide »: a seat at a waiting quick-start table of the game (`jeu`), or a new one."""
+    game = playable_games().filter(slug=request.POST.get("jeu", "")).first()
     if game is None:
         messages.error(request, "Ce jeu n'est pas encore jouable en ligne.")
         return redirect("tables:lobby")

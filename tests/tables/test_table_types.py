@@ -23,7 +23,7 @@ def _login(client, user):
 
 
 def _quick(client, slug="thanasis"):
-    response = client.post(reverse("tables:quick", args=[slug]))
+    response = client.post(reverse("tables:quick"), {"jeu": slug})
     assert response.status_code == 302
     return Table.objects.get(pk=int(response.url.strip("/").split("/")[-1]))
 
@@ -77,11 +77,11 @@ def test_the_first_player_leaving_a_quick_start_hands_it_to_the_next(make_player
 def test_the_lobby_offers_a_quick_start_per_playable_game(player_client):
     html = player_client.get(reverse("tables:lobby")).content.decode()
     assert html.count("data-quick-start=") >= 2
-    assert reverse("tables:quick", args=["gin"]) in html
+    assert 'name="jeu" value="gin"' in html
 
 
 def test_quick_start_of_an_unknown_game_says_so(player_client):
-    response = player_client.post(reverse("tables:quick", args=["nope"]), follow=True)
+    response = player_client.post(reverse("tables:quick"), {"jeu": "nope"}, follow=True)
     assert "pas encore jouable" in response.content.decode()
 
 
