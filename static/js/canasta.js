@@ -9,11 +9,15 @@
  * « Annuler », « Piocher », the go-out question and its answer are plain ws-send buttons. Moves leave through the
  * hidden ws-send button of the actions piece (static/js/table.js adds the HTTP fallback and the version);
  * a refusal comes back in French in #table-error. The choice is kept across pushes while its cards are in hand.
+ * A card dragged from the hand (table.js's SortableJS drag) and dropped on one of our melds is added to it (with
+ * the other chosen cards when it is one of them); dropped on the pile, it is discarded. A canasta that closes
+ * while the page is open is greeted « Canasta ! » for a moment.
  */
 (function () {
   "use strict";
 
   var chosen = [];  // ids of the cards (tiles) chosen, in click order
+  var draggedAt = 0;  // a drag ends with a click on the card: not a choice
 
   function $(sel, ctx) { return (ctx || document).querySelector(sel); }
   function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
@@ -84,8 +88,10 @@
     });
   }
 
-  /** « Prendre la pile »: the melds of the pick-up, one per natural rank chosen; the top card's rank first. */
-  function pickUpMelds(top) {
+  /** « Prendre la pile »: the melds of the pick-up as lists of ids, one per natural rank chosen; the first holds
+   * the top piece with the chosen cards of its rank. A wild completes a further meld of two naturals first (a
+   * team's first meld), the others go with the top piece. */
+  function pickUpMelds(top, topRank) {
     var groups = {}, order = [], wilds = [];
     chosen.forEach(function (id) {
       if (isWild(id)) { wilds.push(id); return; }
@@ -93,14 +99,12 @@
       if (!groups[rank]) { groups[rank] = []; order.push(rank); }
       groups[rank].push(id);
     });
-    order.sort(function (a, b) { return (a === top ? 0 : 1) - (b === top ? 0 : 1); });
-    // a wild completes a further meld of two naturals first; the others go with the top card
+    order = order.filter(function (r) { return r !== topRank; });
     order.forEach(function (rank) {
-      if (rank !== top && groups[rank].length < 3 && wilds.length) groups[rank].push(wilds.shift());
+      if (groups[rank].length < 3 && wilds.length) groups[rank].push(wilds.shift());
     });
-    if (!groups[top]) { groups[top] = []; order.unshift(top); }
-    groups[top] = groups[top].concat(wilds);
-    return order.map(function (rank) { return { cards: groups[rank] }; });
+    var first = [top].concat(groups[topRank] || [], wilds);
+    return [first].concat(order.map(function (rank) { return groups[rank]; }));
   }
 
   function act(button) {
@@ -119,10 +123,13 @@
       layOff(target, cards);
       return;
     } else if (what === "take_pile") {
-      var top = button.getAttribute("data-cn-top");
-      var melds = pickUpMelds(top);
-      var layOn = button.getAttribute("data-cn-lay-on");
-      if (!cards.length && layOn) melds = [{ cards: [], meld_id: layOn }];
+      var melds = null;
+      if (cards.length) melds = pickUpMelds(button.getAttribute("data-cn-top"), button.getAttribute("data-cn-top-rank"));
+      else {
+        // nothing chosen: the way the server offers (the top piece with the first pair it finds)
+        try { melds = JSON.parse(button.getAttribute("data-cn-default") || "null"); } catch (e) { melds = null; }
+      }
+      if (!melds) { hint("Choisis les cartes à poser avec celle du dessus de la pile."); return; }
       send({ action: "take_pile", melds: melds });
     }
     chosen = [];
@@ -139,6 +146,7 @@
     if (!zone()) return;
     var piece = event.target.closest("#table-hand [data-card]");
     if (piece) {
+      if (Date.now() - draggedAt < 400) return;
       var id = piece.getAttribute("data-card");
       var at = chosen.indexOf(id);
       if (at >= 0) chosen.splice(at, 1); else chosen.push(id);
@@ -157,12 +165,83 @@
     }
   });
 
+  // ------------------------------------------------------------------ drag a card onto a meld or the pile
+
+  var pointer = { x: -1, y: -1 };
+
+  function track(event) {
+    var point = event.touches && event.touches[0] ? event.touches[0] : event;
+    if (point.clientX !== undefined) { pointer.x = point.clientX; pointer.y = point.clientY; }
+  }
+
+  function dropTarget() {
+    var el = pointer.x < 0 ? null : document.elementFromPoint(pointer.x, pointer.y);
+    return el && el.closest ? el.closest("#table-centre [data-cn-meld], #table-centre [data-cn-pile]") : null;
+  }
+
+  ["pointermove", "mousemove", "touchmove"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      track(event);
+      if (!document.body.classList.contains("hand-dragging")) return;
+      var target = dropTarget();
+      $all(".cn-drop-hover").forEach(function (el) { if (el !== target) el.classList.remove("cn-drop-hover"); });
+      if (target) target.classList.add("cn-drop-hover");
+    }, { passive: true, capture: true });
+  });
+
+  // before SortableJS ends the drag (its handlers listen to mouseup / touchend)
+  ["pointerup", "touchend"].forEach(function (name) {
+    document.addEventListener(name, function () {
+      if (!zone() || !document.body.classList.contains("hand-dragging")) return;
+      draggedAt = Date.now();
+      $all(".cn-drop-hover").forEach(function (el) { el.classList.remove("cn-drop-hover"); });
+      var dragged = $("#table-hand .card-chosen[data-card], #table-hand .sortable-chosen[data-card]");
+      var target = dropTarget();
+      if (!dragged || !target) return;
+      var id = dragged.getAttribute("data-card");
+      var cards = chosen.indexOf(id) >= 0 ? chosen.slice() : [id];
+      window.setTimeout(function () {  // once the drag is over (the hand keeps its order: the push redraws it)
+        if (target.hasAttribute("data-cn-pile")) {
+          if (cards.length !== 1) { hint("Choisis une seule carte à défausser."); return; }
+          send({ action: "discard", card: cards[0] });
+          chosen = [];
+          refresh();
+        } else {
+          layOff(target, cards);
+        }
+      }, 0);
+    }, true);
+  });
+
+  // ------------------------------------------------------------------ « Canasta ! »
+
+  var canastas = null;  // ids of the closed canastas this page has shown
+
+  function greet() {
+    var now = {};
+    $all("#table-centre .cn-meld.is-canasta[data-meld]").forEach(function (el) { now[el.getAttribute("data-meld")] = el; });
+    if (canastas !== null) {
+      Object.keys(now).forEach(function (id) {
+        if (canastas[id]) return;
+        var badge = document.createElement("span");
+        badge.className = "cn-hurray";
+        badge.setAttribute("aria-hidden", "true");
+        badge.textContent = "Canasta !";
+        now[id].appendChild(badge);
+        window.setTimeout(function () { if (badge.parentNode) badge.parentNode.removeChild(badge); }, 2200);
+      });
+    }
+    canastas = now;
+  }
+
+  function afterPush() { refresh(); greet(); }
+
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && zone() && chosen.length) { chosen = []; refresh(); }
   });
 
-  document.addEventListener("htmx:afterSettle", function () { window.requestAnimationFrame(refresh); });
-  document.addEventListener("htmx:wsAfterMessage", function () { window.requestAnimationFrame(refresh); });
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", refresh);
-  else refresh();
+  document.addEventListener("htmx:afterSettle", function () { window.requestAnimationFrame(afterPush); });
+  document.addEventListener("htmx:wsAfterMessage", function () { window.requestAnimationFrame(afterPush); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", afterPush);
+  else afterPush();
 })();

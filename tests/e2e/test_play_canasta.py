@@ -13,6 +13,7 @@ import re
 from unittest import mock
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from engine import games
@@ -61,6 +62,41 @@ def choose(page: Page, *pieces: str) -> None:
 
 def press(page: Page, name: str) -> None:
     page.get_by_role("button", name=name, exact=True).click()
+
+
+def _drag_once(page: Page, piece: str, target: str) -> None:
+    source = page.locator(f'#table-hand [data-card="{piece}"]').bounding_box()
+    goal = page.locator(target).first.bounding_box()
+    if source is None or goal is None:  # swapped by a push just now
+        page.wait_for_timeout(200)
+        return
+    x, y = source["x"] + 8, source["y"] + source["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 6, y + 6, steps=2)
+    page.wait_for_timeout(60)
+    gx, gy = goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2
+    for i in range(1, 9):
+        page.mouse.move(x + (gx - x) * i / 8, y + (gy - y) * i / 8)
+        page.wait_for_timeout(25)
+    page.wait_for_timeout(100)
+    page.mouse.up()
+
+
+def drag(page: Page, piece: str, target: str, landed) -> None:
+    """Drag a card of my hand with the mouse (SortableJS drags a finger the same way) onto `target`; like a
+    player, again if a push redrew the table under the pointer."""
+    for _ in range(4):
+        try:
+            _drag_once(page, piece, target)
+        except PlaywrightError:
+            page.mouse.up()
+        try:
+            landed()
+            return
+        except AssertionError:
+            continue
+    raise AssertionError(f"{piece} did not land on {target}")
 
 
 def my_turn(page: Page) -> None:
@@ -176,6 +212,11 @@ def test_a_first_meld_under_the_minimum_is_refused_in_french(live_site, browser,
     press(page, "Annuler")
     expect(staged).to_have_count(0, timeout=10000)
     expect(page.locator("#table-hand [data-card]")).to_have_count(12)
+
+    # a card dragged onto the pile is discarded
+    drag(page, "4D1", "#table-centre [data-cn-pile]",
+         lambda: expect(page.locator('#table-hand [data-card="4D1"]')).to_have_count(0, timeout=3000))
+    expect(page.locator("#table-hand [data-card]")).to_have_count(11)
     context.close()
 
 
