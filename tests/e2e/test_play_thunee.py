@@ -140,7 +140,8 @@ def test_a_new_player_plays_a_whole_thunee_deal_with_a_robot_partner(live_site, 
     _my_turn(page)
     expect(page.locator(f"{HAND} .is-playable")).to_have_count(6)
     _act(page, page.locator(f'{HAND} [data-card="9C1"]'))
-    expect(page.locator('#table-centre [data-trick-card="9C1"][data-place="s"]')).to_have_count(1)
+    expect(page.locator(f'{HAND} [data-card="9C1"]')).to_have_count(0)
+    expect(page.locator("#table-move-log")).to_contain_text("as joué le 9 de trèfle")  # the robots go on at once
 
     # 5. The rest of the deal: a refused card first, then the raised cards and « Passer » / « Fini » when asked.
     refused = False
@@ -159,6 +160,9 @@ def test_a_new_player_plays_a_whole_thunee_deal_with_a_robot_partner(live_site, 
         if not refused:
             dimmed = page.locator(f"{HAND} .is-dimmed")
             assert dimmed.count(), "trick 2: I hold every suit, so I must follow"
+            # robot 1 took trick 1 with the ace of clubs and led trick 2: its card lies on my left
+            expect(page.locator("#table-centre .tk-played")).to_have_count(1)
+            expect(page.locator('#table-centre .tk-played[data-place="w"]')).to_have_count(1)
             dimmed.first.click()
             error = page.locator("#table-error")
             expect(error).to_contain_text(re.compile(r"Tu dois fournir à (pique|cœur|carreau|trèfle)\."),
