@@ -17,6 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from engine import games
+from tests.e2e.test_accessibility import _violations
 from tests.e2e.test_play import sign_up
 from tests.e2e.test_play_rami import _off_the_browser_thread, _user
 from tests.engine.test_canasta_properties import rig
@@ -128,7 +129,7 @@ def _near_the_end(game):
 
 
 def test_a_whole_canasta_hand_with_a_robot_partner(live_site, browser, artifacts_dir):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)  # bypass: axe
     page = context.new_page()
     sign_up(page, live_site, "canasta1")
     table = _prepared_table("canasta1", "canasta", _near_the_end)
@@ -144,6 +145,7 @@ def test_a_whole_canasta_hand_with_a_robot_partner(live_site, browser, artifacts
     expect(page.get_by_test_id("seat-2")).to_contain_text("11")
     fits_the_screen(page)
     page.screenshot(path=str(artifacts_dir / "canasta-start.png"))
+    assert not (problems := _violations(page, "canasta")), "\n".join(problems)
 
     # Taking the pile is one move: the king on top with my two kings, onto our kings: a canasta
     choose(page, "KS1", "KH2")
@@ -234,7 +236,7 @@ def _tiles_near_the_end(game):
 
 
 def test_a_whole_tile_canasta_round_on_a_phone(live_site, browser, artifacts_dir):
-    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)  # bypass: axe
     page = context.new_page()
     sign_up(page, live_site, "tuilescn")
     table = _prepared_table("tuilescn", "canasta-tuiles", _tiles_near_the_end, options={"match_length": "1"},
@@ -246,6 +248,7 @@ def test_a_whole_tile_canasta_round_on_a_phone(live_site, browser, artifacts_dir
     expect(page.get_by_test_id("joker-balance")).to_have_text("1")
     fits_the_screen(page)
     page.screenshot(path=str(artifacts_dir / "canasta-tiles-start.png"))
+    assert not (problems := _violations(page, "canasta-tuiles")), "\n".join(problems)
 
     press(page, "Joker (solde : 1)")
     joker = page.locator('#table-hand [data-card^="J"]')
