@@ -338,7 +338,6 @@ class CanastaPresenter(Presenter):
             "cn_hand_count": len(hand),
             "cn_hand_points": sum(pieces.P.value[p] for p in hand),
             "cn_staged_lines": staged_lines(pieces, view, teams, my_team),
-            "cn_commit_error": "",
             "cn_question": question,
             "cn_go_out_line": go_out_line,
             "cn_buttons": buttons(engine, view, acting) if my_seat is not None else (),
