@@ -319,7 +319,11 @@ class CanastaPresenter(Presenter):
         winner = None
         if result and result.get("winners") and my_team:
             winner = "us" if TEAM_OF.get(result["winners"][0]) == my_team else "them"
+        hint = frame["hint"]
+        if question:
+            hint = f"{question['asker']} te demande s'il peut sortir : réponds « Oui » ou « Non »."
         return {
+            "hint": hint,
             "cn_tiles": kind == "tiles",
             "cn_unit": UNIT[kind],
             "cn_bonus_three": BONUS_THREE[kind],

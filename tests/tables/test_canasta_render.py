@@ -4,6 +4,7 @@ only when the legal moves allow them; my staged melds private until my discard; 
 round-end sheet per team."""
 
 import re
+from html import unescape
 from unittest import mock
 
 import pytest
@@ -134,7 +135,8 @@ def test_the_partner_is_asked_and_answers_with_two_buttons(player):
     mine = pushes[0]
     assert 'data-testid="go-out-question"' in mine and "« Partenaire, puis-je sortir&nbsp;? »" in mine
     assert '"answer": "yes"' in mine and ">Oui<" in mine and ">Non<" in mine
-    assert "demande s'il peut sortir" in mine  # on the partner's seat
+    assert "demande s'il peut sortir…" in mine  # on the partner's seat
+    assert "te demande s'il peut sortir : réponds « Oui » ou « Non »." in unescape(mine)  # the status line
     assert 'data-testid="go-out-question"' not in pushes[1]
 
 
