@@ -233,3 +233,10 @@ def test_expert_does_not_go_out_needlessly():
         state, _ = game.apply(state, 0, bots.choose(game, game.view(state, 0), game.legal_moves(state, 0), 3,
                                                     random.Random(0), budget=16))
     assert not state["history"] and len(state["hands"][0]) >= 1
+
+
+def test_both_games_have_bots():
+    from engine.bots import canasta
+
+    for slug in SLUGS:
+        assert bots.supports(slug) and bots.adapter_for(slug) is canasta.ADAPTER
