@@ -50,7 +50,7 @@ the autoplay/bots after leaving), `last_round`, `result`.
   `hand_counts`: per seat (committed; my own count too).
 - `teams`: `{"A": T, "B": T}` with T = `{score, minimum, melded, red3s: [ids], canastas, melds: [M]}`;
   M = `{id, team, rank, rank_name, pieces, cards (= pieces), naturals, wilds, count, to_seven,
-  canasta (None | "clean" | "dirty" | "twos_clean" | "twos_dirty"), points, bonus}` (`pieces`
+  canasta = closed (None | "clean" | "dirty" | "twos_clean" | "twos_dirty"), points, bonus}` (`pieces`
   naturals first then wilds).
 - `pile`: `{top, size, frozen, takeable}` (`frozen` always False for tiles; `takeable` = the top piece may be
   taken by someone: not a wild, not a 3); `stock_count`.
@@ -102,7 +102,7 @@ class CanastaGame(Game):
 
     rules: CanastaRules
     info: GameInfo
-    family = "canasta"
+    family = "team_meld"
     move_shape = {
         **moves.BASE_SHAPE,
         "card": moves.CARD, "tile": moves.CARD,
@@ -114,12 +114,15 @@ class CanastaGame(Game):
         "answer": moves.Text(4),
     }
     action_labels = {
-        "draw_stock": "Piocher", "take_pile": "Prendre la défausse", "take_joker": "Joker",
-        "meld": "Poser", "lay_off": "Ajouter", "undo": "Annuler", "discard": "Défausser",
+        "draw_stock": "Piocher", "take_pile": "Prendre la pile", "take_joker": "Joker",
+        "meld": "Déposer", "lay_off": "Ajouter", "undo": "Annuler", "discard": "Défausser",
         "go_out": "Sortir", "end_turn": "Terminer le tour", "pass": "Ne pas prendre (fin de la manche)",
         "ask_go_out": "Partenaire, puis-je sortir ?", "answer_go_out": "Répondre",
         "next_round": "Manche suivante",
     }
+    # The rule set's words at the table (the family's presenter names no game): a closed meld by its kind, the
+    # score-sheet rows of bonuses and threes, the celebration of a going out, the match's default length.
+    table_words: dict = {}
     phase_hints = {
         FIRST_TURN: "Premier tour : défausse une tuile.",
         DRAW: "Pioche ou prends la défausse.",

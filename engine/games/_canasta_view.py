@@ -14,7 +14,7 @@ def meld_view(game, meld: dict) -> dict:
     kind = game.meld_kind(rank, pieces)
     return {"id": meld["id"], "team": meld["team"], "rank": rank, "rank_name": game.P.rank_name(rank),
             "pieces": shown, "cards": shown, "naturals": len(naturals), "wilds": len(wilds),
-            "count": len(pieces), "to_seven": max(0, CANASTA_SIZE - len(pieces)), "canasta": kind,
+            "count": len(pieces), "to_seven": max(0, CANASTA_SIZE - len(pieces)), "canasta": kind, "closed": kind,
             "points": game.value(pieces), "bonus": game.rules.bonus[kind] if kind else 0}
 
 

@@ -20,6 +20,17 @@ class Canasta(CanastaGame):
     info = GameInfo(slug="canasta", name="Canasta classique", min_players=4, max_players=4, default_players=4,
                     teams=True)
 
+    table_words = {
+        "closed": {"clean": "Canasta naturelle", "dirty": "Canasta mixte"},
+        "closed_noun": "canasta",
+        "bonus_row": "Primes de canasta",
+        "bonus_three": "3 rouge",
+        "threes_row": "3 rouges",
+        "blocking_threes_row": "",
+        "celebrate": {"out": "Canasta !", "concealed": "Canasta ! Sortie cachée !"},
+        "match_default": "Partie en 5 000 points",
+    }
+
     def match_decided(self, state: dict) -> bool:
         """§7: a team at 5,000 or more and the totals differ (equal totals: another hand)."""
         a, b = state["team_scores"]["A"], state["team_scores"]["B"]

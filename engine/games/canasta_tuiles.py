@@ -26,6 +26,18 @@ class CanastaTuiles(CanastaGame):
                     default_players=4, options=(MATCH_LENGTH,), teams=True,
                     account_points_per_round=1000, account_jokers=True)
 
+    table_words = {
+        "closed": {"clean": "Canasta propre", "dirty": "Canasta sale", "twos_clean": "Canasta de 2 propre",
+                   "twos_dirty": "Canasta de 2 sale"},
+        "closed_noun": "canasta",
+        "bonus_row": "Primes de canasta",
+        "bonus_three": "3 rouge ou jaune",
+        "threes_row": "3 rouges et jaunes",
+        "blocking_threes_row": "3 noirs et bleus en main",
+        "celebrate": {"out": "Canasta !", "concealed": "Canasta ! Sortie cachée !"},
+        "match_default": "",
+    }
+
     def match_decided(self, state: dict) -> bool:
         """§7: after round 1 or 3, or the first round a team reaches 10,000; a tie adds a round."""
         a, b = state["team_scores"]["A"], state["team_scores"]["B"]

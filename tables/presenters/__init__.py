@@ -19,7 +19,7 @@ FAMILIES = {
     "table_meld": "tables.presenters.table_meld",
     "tiles": "tables.presenters.tiles",
     "tricks": "tables.presenters.tricks",
-    "canasta": "tables.presenters.canasta",
+    "team_meld": "tables.presenters.team_meld",
 }
 
 

@@ -18,7 +18,7 @@ def refused(state, seat, move, code):
 def test_info_and_deal():
     info = GAME.info
     assert (info.min_players, info.max_players, info.default_players, info.teams) == (4, 4, 4, True)
-    assert GAME.family == "canasta" and info.options == ()
+    assert GAME.family == "team_meld" and info.options == ()
     state = GAME.new_match(4, {}, "ab" * 32)
     assert len(GAME.rules.pieces.deck) == 108
     assert state["dealer"] == (state["first"] - 1) % 4 and state["current"] == state["first"]

@@ -21,7 +21,7 @@ def test_info_options_and_deal():
     assert info.account_points_per_round == 1000 and info.account_jokers
     assert [o.name for o in info.options] == ["match_length"] and info.clean_options({}) == {"match_length": "3"}
     state = GAME.new_match(4, {}, "12" * 32)
-    assert GAME.family == "canasta" and GAME.view(state, 0)["pieces"] == "tiles"
+    assert GAME.family == "team_meld" and GAME.view(state, 0)["pieces"] == "tiles"
     first, dealer = state["first"], state["dealer"]
     assert first == (dealer - 1) % 4 and state["phase"] == "FIRST_TURN" and state["pile"] == []
     assert len(state["hands"][first]) == 15 and all(len(h) == 14 for s, h in enumerate(state["hands"]) if s != first)

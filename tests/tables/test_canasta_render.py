@@ -58,7 +58,7 @@ def _card_state(**kwargs):
 
 
 def test_the_presenter_is_the_partnership_family():
-    assert presenter_for(CARDS).folder == presenter_for(TILES).folder == "canasta"
+    assert presenter_for(CARDS).folder == presenter_for(TILES).folder == "team_meld"
 
 
 def test_my_hand_is_drawn_and_my_partners_never(player):

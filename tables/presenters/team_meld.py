@@ -1,12 +1,12 @@
-"""The partnership Canastas' presenter: four seats, partners face to face, the melds owned by the teams.
+"""The team-meld family's presenter: four seats, partners face to face, the melds owned by the teams.
 
 Partner across, opponents left and right with their hand counts; in the centre the opponents' melds (« Eux »)
 above the stock and the pile (its size, frozen or not), ours (« Nous ») below: one meld per rank with its count
-toward 7, a canasta a closed stack marked clean or dirty; the teams' bonus 3s, scores and opening minimum. My
+toward 7, a closed meld of seven a stack marked clean or dirty; the teams' bonus 3s, scores and opening minimum. My
 hand grouped by rank, wilds last. One set of pieces draws cards or tiles, as the view's "pieces" says
-(templates/tables/live/canasta/). Table actions are staged by the engine: while I play my turn, our side shows
+(templates/tables/live/team_meld/). Table actions are staged by the engine: while I play my turn, our side shows
 my staged melds (`view["staged"]`, mine only) until my discard. Buttons show only when the legal moves allow
-them; the cards they act on are chosen in the page (static/js/canasta.js)."""
+them; the cards they act on are chosen in the page (static/js/team_meld.js)."""
 
 import json
 from functools import lru_cache
@@ -18,18 +18,11 @@ from tables.presenters.base import Presenter
 from tables.presenters.cards import card_ctx
 from tables.presenters.tiles import tile_ctx
 
-MACROS = "tables/live/canasta/pieces.jinja"
+MACROS = "tables/live/team_meld/pieces.jinja"
 _shown, _hand_piece = (live.cached_macro(MACROS, name) for name in ("shown", "hand_piece"))
-SEVEN = 7  # pieces in a canasta
+SEVEN = 7  # pieces in a closed meld
 TEAM_OF = {0: "A", 1: "B", 2: "A", 3: "B"}
 UNIT = {"cards": "carte", "tiles": "tuile"}
-# What a closed canasta is called, by the pieces it is played with (canasta.md §5, canasta-tuiles.md §5).
-CANASTA_WORDS = {
-    "cards": {"clean": "Canasta naturelle", "dirty": "Canasta mixte"},
-    "tiles": {"clean": "Canasta propre", "dirty": "Canasta sale", "twos_clean": "Canasta de 2 propre",
-              "twos_dirty": "Canasta de 2 sale"},
-}
-BONUS_THREE = {"cards": "3 rouge", "tiles": "3 rouge ou jaune"}
 ENDINGS = {
     "stock": "La pioche est épuisée : la manche s'arrête, sans prime de sortie.",
     "left": "Un joueur a quitté la partie.",
@@ -57,6 +50,7 @@ class Pieces:
     def __init__(self, engine, kind: str):
         self.P = engine.P
         self.kind = kind
+        self.words = engine.table_words  # the rule set's words: closed melds, sheet rows, celebrations
 
     def ctx(self, piece: str, wild: bool | None = None) -> dict:
         P = self.P
@@ -77,11 +71,11 @@ def team_label(team: str, my_team: str | None) -> str:
 
 
 def meld_ctx(pieces: Pieces, meld: dict, staged_ids: set, changed_ids: set) -> dict:
-    kind = meld.get("canasta")
+    kind = meld.get("closed")
     count = meld["count"]
     rank_name = meld["rank_name"]
     shown = [pieces.ctx(p, i >= meld["naturals"]) for i, p in enumerate(meld["pieces"])]
-    words = CANASTA_WORDS[pieces.kind]
+    words = pieces.words["closed"]
     closed = None
     if kind:
         closed = "clean" if kind.endswith("clean") else "dirty"
@@ -89,10 +83,11 @@ def meld_ctx(pieces: Pieces, meld: dict, staged_ids: set, changed_ids: set) -> d
     if meld["wilds"]:
         aria += f" dont {meld['wilds']} joker{'s' if meld['wilds'] > 1 else ''}"
     aria += f", {meld['points']} points"
-    aria += f", {words[kind].lower()}" if kind else f", encore {meld['to_seven']} pour une canasta"
+    noun = pieces.words["closed_noun"]
+    aria += f", {words[kind].lower()}" if kind else f", encore {meld['to_seven']} pour une {noun}"
     return {
         "id": meld["id"], "rank": meld["rank"], "label": rank_name, "count": count, "wilds": meld["wilds"],
-        "pieces": tuple(shown), "canasta": closed, "canasta_label": words.get(kind, "") if kind else "",
+        "pieces": tuple(shown), "closed": closed, "closed_label": words.get(kind, "") if kind else "",
         "staged": meld["id"] in staged_ids or meld["id"] in changed_ids, "aria": aria,
     }
 
@@ -111,7 +106,7 @@ def teams_ctx(pieces: Pieces, view: dict, names: dict, my_team: str | None) -> d
         out[team] = {
             "id": team, "is_us": team == (my_team or "A"), "label": team_label(team, my_team),
             "who": " et ".join(members), "score": t["score"], "minimum": t["minimum"], "opened": t["melded"],
-            "canastas": sum(1 for m in melds if m["count"] >= SEVEN),
+            "closed_count": sum(1 for m in melds if m["count"] >= SEVEN),
             "threes": tuple(pieces.ctx(p, False) for p in t["red3s"]),
             "melds": tuple(meld_ctx(pieces, m, new_ids, changed) for m in melds),
         }
@@ -203,12 +198,13 @@ def buttons(engine, view: dict, acting: bool) -> tuple:
         # The legal moves list one way to take the pile (the engine's canonical one) and may miss a first meld
         # the player sees (a pair for the top piece and other melds of his own): with the pair in hand, the button
         # is there and the server judges what the player chose.
-        out.append({"act": "take_pile", "label": "Prendre la pile", "top": top, "top_rank": engine.P.rank[top],
+        out.append({"act": "take_pile", "label": labels.get("take_pile", "Prendre la pile"), "top": top,
+                    "top_rank": engine.P.rank[top],
                     "default": json.dumps(take["melds"]) if take else ""})
     if "pass" in kinds:
         move("pass", secondary=True)
     if acting and "meld" in kinds:
-        out.append({"act": "meld", "label": "Déposer"})
+        out.append({"act": "meld", "label": labels.get("meld", "Déposer")})
     if acting and "lay_off" in kinds:
         out.append({"act": "lay_off", "label": labels.get("lay_off", "Ajouter")})
     if "undo" in kinds:
@@ -234,14 +230,14 @@ def round_end(pieces: Pieces, view: dict, names: dict, me: int | None, my_team: 
         return None
     order = [my_team or "A", "B" if (my_team or "A") == "A" else "A"]
     teams = last["teams"]
-    three = "3 rouges" if pieces.kind == "cards" else "3 rouges et jaunes"
+    words = pieces.words
     rows = [
         {"label": "Combinaisons posées", "key": "melds_points", "signed": False},
-        {"label": "Primes de canasta", "key": "canasta_bonus", "signed": True},
-        {"label": three, "key": "red3_points", "signed": True},
+        {"label": words["bonus_row"], "key": "canasta_bonus", "signed": True},
+        {"label": words["threes_row"], "key": "red3_points", "signed": True},
     ]
-    if pieces.kind == "tiles":
-        rows.append({"label": "3 noirs et bleus en main", "key": "black3_points", "signed": True})
+    if words["blocking_threes_row"]:
+        rows.append({"label": words["blocking_threes_row"], "key": "black3_points", "signed": True})
     rows += [
         {"label": "Prime de sortie", "key": "going_out", "signed": True},
         {"label": f"{UNIT[pieces.kind].capitalize()}s restées en main", "key": "hand_points", "signed": True},
@@ -259,9 +255,7 @@ def round_end(pieces: Pieces, view: dict, names: dict, me: int | None, my_team: 
         hands.append({"name": names.get(seat, "?"), "is_me": seat == me, "went_out": seat == went,
                       "pieces": tuple(pieces.ctx(p) for p in hand),
                       "points": sum(pieces.P.value[p] for p in hand)})
-    celebrate = ""
-    if last.get("ending") in ("out", "concealed"):
-        celebrate = "Canasta ! Sortie cachée !" if last["ending"] == "concealed" else "Canasta !"
+    celebrate = words["celebrate"].get(last.get("ending"), "")
     return {
         "round": last["round"], "ending": ending, "celebrate": celebrate, "rows": tuple(rows), "hands": tuple(hands),
         "teams": tuple({"label": team_label(t, my_team), "is_us": t == (my_team or "A"),
@@ -270,7 +264,7 @@ def round_end(pieces: Pieces, view: dict, names: dict, me: int | None, my_team: 
     }
 
 
-def match_line(view: dict) -> str:
+def match_line(view: dict, words: dict) -> str:
     length = (view.get("options") or {}).get("match_length")
     if length == "1":
         return "Partie en une manche"
@@ -278,11 +272,11 @@ def match_line(view: dict) -> str:
         return f"Partie en {int(length):,} points".replace(",", " ")
     if length:
         return f"Partie en {length} manches"
-    return "Partie en 5 000 points" if view.get("pieces") == "cards" else ""
+    return words["match_default"]
 
 
-class CanastaPresenter(Presenter):
-    folder = "canasta"
+class TeamMeldPresenter(Presenter):
+    folder = "team_meld"
     pieces = ("opponents", "centre", "hand", "actions", "round_end", "scores")
     template_globals = {"cn_piece": piece_html, "cn_hand_piece": hand_piece_html}
 
@@ -326,7 +320,8 @@ class CanastaPresenter(Presenter):
             "hint": hint,
             "cn_tiles": kind == "tiles",
             "cn_unit": UNIT[kind],
-            "cn_bonus_three": BONUS_THREE[kind],
+            "cn_bonus_three": pieces.words["bonus_three"],
+            "cn_closed_noun": pieces.words["closed_noun"],
             "cn_us": us,
             "cn_them": them,
             "cn_teams": (us, them),
@@ -346,10 +341,10 @@ class CanastaPresenter(Presenter):
             "cn_go_out_line": go_out_line,
             "cn_buttons": buttons(engine, view, acting) if my_seat is not None else (),
             "cn_joker": {"shown": view.get("joker_balance") is not None, "balance": view.get("joker_balance")},
-            "cn_match_line": match_line(view),
+            "cn_match_line": match_line(view, pieces.words),
             "cn_round": round_end(pieces, view, names, my_seat, my_team),
             "cn_winner": winner,
         }
 
 
-PRESENTER = CanastaPresenter()
+PRESENTER = TeamMeldPresenter()

@@ -1,4 +1,4 @@
-/* The partnership Canastas' table (templates/tables/live/canasta/): choosing cards (or tiles) in my hand, then a
+/* The partnership Canastas' table (templates/tables/live/team_meld/): choosing cards (or tiles) in my hand, then a
  * button says what to do with them. Everything is a move the server checks and stages (engine/games/_canasta.py):
  *  - « Déposer »: the chosen cards as a new meld of their rank (staged, seen by me only until my discard);
  *  - « Ajouter »: the chosen cards onto our team's meld of their rank (a wild alone: touch the meld it goes to;
