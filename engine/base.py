@@ -65,6 +65,9 @@ class GameInfo:
     # played, and the « Joker » button paid from the player's account joker balance.
     account_points_per_round: int = 0
     account_jokers: bool = False
+    # The options an Arena table forces (its rules file's Arena format, e.g. three rounds plus tie-breaks);
+    # None: the game has no Arena.
+    arena_options: dict | None = None
 
     def clean_options(self, options: dict | None) -> dict:
         """Options with defaults filled in; unknown keys dropped; bad values -> ValueError."""

@@ -2,26 +2,14 @@
 
 - Friends: the host seats friends and robots; the game's own options.
 - Quick start: any game; the players waiting, then robots (tables.quick_start).
-- Arena: three rounds plus the engine's tie-break rounds, for an entry stake. Offered for a game whose engine
-  declares a match-length option with a three-round value; that value is forced.
+- Arena: the engine's Arena format (the tile Canasta: three rounds plus its tie-break rounds), for an entry
+  stake. Offered for a game whose engine declares `GameInfo.arena_options`; those options are forced.
 """
-
-import re
-
-MATCH_LENGTH = "match_length"  # the option's name in the rules files' §8
-_THREE_ROUNDS = re.compile(r"^(3|3_?rounds?|rounds?_?3)$", re.IGNORECASE)
-_THREE_ROUNDS_LABEL = re.compile(r"^\s*3\s+(manches|tours)\b", re.IGNORECASE)
 
 
 def arena_options(info) -> dict | None:
-    """{option: value} an Arena forces on this game, or None when the game has no three-round format."""
-    for opt in info.options:
-        if opt.name != MATCH_LENGTH:
-            continue
-        for value, label in opt.choices:
-            if _THREE_ROUNDS.match(str(value)) or _THREE_ROUNDS_LABEL.match(str(label)):
-                return {opt.name: value}
-    return None
+    """{option: value} an Arena forces on this game (its engine's `GameInfo.arena_options`), or None."""
+    return dict(info.arena_options) if info.arena_options else None
 
 
 def arena_possible(info) -> bool:

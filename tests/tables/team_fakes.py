@@ -1,6 +1,6 @@
 """A stand-in team game for the site's tests: a real four-seat game whose engine info declares teams (0/2 and
-1/3), account points, the account joker balance and a match-length option, so the site's team tables, table
-types, points and jokers are tested on an engine that needs no presenter of its own."""
+1/3), account points, the account joker balance, a match-length option and an Arena format, so the site's team
+tables, table types, points and jokers are tested on an engine that needs no presenter of its own."""
 
 import copy
 import dataclasses
@@ -19,7 +19,8 @@ class TeamGame:
     def __init__(self, real, *, points: int = 1000, jokers: bool = True):
         self._real = real
         self.info = dataclasses.replace(real.info, teams=True, account_points_per_round=points,
-                                        account_jokers=jokers, options=(*real.info.options, MATCH_LENGTH))
+                                        account_jokers=jokers, options=(*real.info.options, MATCH_LENGTH),
+                                        arena_options={MATCH_LENGTH.name: "3"})
 
     def __getattr__(self, name):
         return getattr(self._real, name)
