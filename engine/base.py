@@ -145,6 +145,12 @@ class Game:
         """The move the rules' autoplay policy (§9) makes for `seat` (timeout, disconnection)."""
         raise NotImplementedError
 
+    def autoplay_waits(self, state: dict) -> bool:
+        """Whether, with nobody at the table (no robot, no player connected), the rules want the table to wait
+        for a player to come back rather than autoplay this decision (Thunee's bidding: four autoplay passes would
+        redeal for ever)."""
+        return False
+
     def with_joker_balances(self, state: dict, balances: dict[int, int]) -> dict:
         """The state knowing each seat's account joker balance (`info.account_jokers` games; the table service
         passes the humans' balances when the match starts). A `joker_taken` event tells the service to debit one."""

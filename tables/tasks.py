@@ -63,6 +63,12 @@ def autoplay_turn(table_id: int, version: int, seat: int, only_if_disconnected: 
     engine = services.engine_for(table)
     if seat not in engine.to_act(table.state):
         return
+    if engine.autoplay_waits(table.state) and not any(s.connected for s in table.seats.all()):
+        # Nobody at the table and the rules' autoplay would go round in circles: wait for a player, one move's
+        # time at a time (the timer sweep looks again then; a player who comes back decides in his time).
+        Table.objects.filter(pk=table.pk, version=version).update(
+            deadline=timezone.now() + timezone.timedelta(seconds=table.turn_timer_s))
+        return
     move = engine.autoplay(table.state, seat)
     services.play_move(table_id=table_id, seat=seat, move=move, expected_version=version, actor="autoplay")
 

@@ -821,6 +821,10 @@ class Thunee(Game):
         new["left"] = state["left"] + [seat]
         return new, [event("left", seat=seat)]
 
+    def autoplay_waits(self, state: dict) -> bool:
+        """§9: four disconnected seats would pass and redeal for ever: the table waits in the bidding."""
+        return state["phase"] == BIDDING
+
     def autoplay(self, state: dict, seat: int) -> dict:
         """§9: pass, never bid or call; trumps by length; `jodhi_done`; the lowest-ranked legal card."""
         phase = state["phase"]
