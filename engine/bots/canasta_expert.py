@@ -43,7 +43,7 @@ from engine.bots.canasta import (
 )
 from engine.bots.search import Budget
 
-DEFAULT_BUDGET = Budget(iterations=40, time_limit=0.24)  # p99 ≈ 245 ms of thread CPU per decision
+DEFAULT_BUDGET = Budget(iterations=16, time_limit=0.15)
 MIN_GAIN = 10.0  # points per deal a candidate must win by (besides the standard-error margin)
 FREEZE_FROM = 5  # card game: pile size from which freezing it with a 2 is a candidate
 DISCARDS = 2  # discards tried (the Confirmé's best two)
