@@ -2,7 +2,7 @@
 
 - Friends: the host seats friends and robots; the game's own options.
 - Quick start: any game; the players waiting, then robots (tables.quick_start).
-- Arena: the engine's Arena format (the tile Canasta: three rounds plus its tie-break rounds), for an entry
+- Arena: the engine's Arena format (e.g. three rounds plus the engine's tie-break rounds), for an entry
   stake. Offered for a game whose engine declares `GameInfo.arena_options`; those options are forced.
 """
 

@@ -61,7 +61,7 @@ the autoplay/bots after leaving), `last_round`, `result`.
   `permission`: the current turn's answer.
 - `legal`: `legal_moves(state, me)`; `joker_balance` and `joker_available` (tiles, mine; None for cards).
 - `last_round` (at `ROUND_OVER` / `MATCH_OVER`): `{round, dealer, ending ("out" | "concealed" | "stock"),
-  went_out, hands: [[ids] per seat], teams: {"A": S, "B": S}}` with S = `{melds_points, canasta_bonus,
+  went_out, hands: [[ids] per seat], teams: {"A": S, "B": S}}` with S = `{melds_points, canasta_bonus (= closed_bonus),
   canastas: {clean, dirty, twos_clean, twos_dirty}, red3s, red3_points, black3_points, going_out, hand_points,
   total, score}`; `history` rows `{round, dealer, ending, went_out, points: {"A", "B"}, totals: {"A", "B"}}`;
   `result`.
@@ -1083,7 +1083,8 @@ class CanastaGame(Game):
             going_out = R.concealed if concealed and R.concealed else R.going_out
         hand_points = self.value(hands)
         total = melds_points + canasta_bonus + red3 + black3 + going_out - hand_points
-        return {"melds_points": melds_points, "canasta_bonus": canasta_bonus, "canastas": canastas,
+        return {"melds_points": melds_points, "canasta_bonus": canasta_bonus, "closed_bonus": canasta_bonus,
+                "canastas": canastas,
                 "red3s": n3, "red3_points": red3, "black3_points": black3, "going_out": going_out,
                 "hand_points": hand_points, "total": total}
 

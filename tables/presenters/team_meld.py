@@ -233,7 +233,7 @@ def round_end(pieces: Pieces, view: dict, names: dict, me: int | None, my_team: 
     words = pieces.words
     rows = [
         {"label": "Combinaisons posées", "key": "melds_points", "signed": False},
-        {"label": words["bonus_row"], "key": "canasta_bonus", "signed": True},
+        {"label": words["bonus_row"], "key": "closed_bonus", "signed": True},
         {"label": words["threes_row"], "key": "red3_points", "signed": True},
     ]
     if words["blocking_threes_row"]:
