@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup db run test lint fmt clean static-vendor
+.PHONY: setup db run cluster haproxy test lint fmt clean static-vendor
 
 setup: $(STAMP)
 
@@ -24,6 +24,18 @@ db: setup
 
 run: db
 	$(BIN)/python manage.py serve
+
+# The cluster shape on one machine (needs DATABASE_URL and REDIS_URL): HAProxy on $(PORT) in front of
+# $(PROCESSES) daphne processes, $(WORKERS) Celery workers. Ctrl-C stops everything it started.
+PROCESSES ?= 2
+WORKERS ?= 1
+PORT ?= 8000
+cluster: db haproxy
+	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make cluster demande DATABASE_URL et REDIS_URL"; exit 2; }
+	$(BIN)/python manage.py serve --processes $(PROCESSES) --workers $(WORKERS) --port $(PORT)
+
+haproxy:
+	@command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || .ci/install-debian-packages haproxy
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

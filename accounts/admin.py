@@ -4,7 +4,19 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import Account, Counter, CounterEntry, EconomySettings, JokerMove, LedgerEntry, PointsMove, User
+from accounts.models import (
+    Account,
+    Counter,
+    CounterEntry,
+    EconomySettings,
+    JokerMove,
+    LedgerEntry,
+    MatchRecord,
+    PlayerGameStats,
+    PointsMove,
+    Rating,
+    User,
+)
 from accounts.services import InsufficientJokers, counter_balance, counter_move
 
 
@@ -157,4 +169,27 @@ class JokerMoveAdmin(CounterEntryAdmin):
 class CounterAdmin(ReadOnlyAdmin):
     list_display = ("user", "kind", "balance")
     list_filter = ("kind",)
+    search_fields = ("user__username",)
+
+
+@admin.register(MatchRecord)
+class MatchRecordAdmin(ReadOnlyAdmin):
+    """Written once at a match's end (or by `manage.py backfill_stats`): read only."""
+
+    list_display = ("finished", "user", "game", "table_id", "won", "place", "points", "token_delta", "rated")
+    list_filter = ("game", "won", "rated")
+    search_fields = ("user__username",)
+
+
+@admin.register(PlayerGameStats)
+class PlayerGameStatsAdmin(ReadOnlyAdmin):
+    list_display = ("user", "game", "matches", "wins", "rounds", "points", "best_round", "tokens_won", "tokens_lost")
+    list_filter = ("game",)
+    search_fields = ("user__username",)
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ("user", "game", "score", "mu", "sigma", "matches", "updated")
+    list_filter = ("game",)
     search_fields = ("user__username",)

@@ -189,3 +189,88 @@ class PointsMove(CounterEntry):
         proxy = True
         verbose_name = "mouvement de points"
         verbose_name_plural = "points de compte (journal)"
+
+
+class MatchRecord(models.Model):
+    """One player's line of one finished match, written once when the match ends (unique per player and table:
+    a retried settlement or a second backfill adds nothing). The game is its catalogue slug: accounts does not
+    know the tables app."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="match_records", verbose_name="joueur")
+    table_id = models.BigIntegerField("table")
+    game = models.CharField("jeu", max_length=40)
+    finished = models.DateTimeField("terminée le")
+    position = models.PositiveSmallIntegerField("place à la table")
+    place = models.PositiveSmallIntegerField("classement")
+    won = models.BooleanField("gagnée")
+    rounds = models.PositiveIntegerField("manches jouées", default=0)
+    points = models.BigIntegerField("points marqués", default=0)
+    best_round = models.IntegerField("meilleure manche", null=True, blank=True)
+    counters = models.JSONField("compteurs du jeu", default=dict, blank=True)
+    token_delta = models.BigIntegerField("jetons gagnés ou perdus", default=0)
+    rated = models.BooleanField("classée", default=False)
+    mu_before = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
+    mu_after = models.FloatField(null=True, blank=True)
+    sigma_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "partie d'un joueur"
+        verbose_name_plural = "parties des joueurs"
+        ordering = ["-finished", "-id"]
+        constraints = [models.UniqueConstraint(fields=["user", "table_id"], name="match_record_once")]
+        indexes = [models.Index(fields=["user", "-finished"], name="match_record_recent"),
+                   models.Index(fields=["table_id"], name="match_record_table")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · table {self.table_id}"
+
+
+class PlayerGameStats(models.Model):
+    """A player's totals in one game: the sums of his match records, kept up to date as each is written."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="game_stats", verbose_name="joueur")
+    game = models.CharField("jeu", max_length=40)
+    matches = models.PositiveIntegerField("parties jouées", default=0)
+    wins = models.PositiveIntegerField("parties gagnées", default=0)
+    rounds = models.PositiveIntegerField("manches jouées", default=0)
+    points = models.BigIntegerField("points marqués", default=0)
+    best_round = models.IntegerField("meilleure manche", null=True, blank=True)
+    counters = models.JSONField("compteurs du jeu", default=dict, blank=True)
+    tokens_won = models.BigIntegerField("jetons gagnés", default=0)
+    tokens_lost = models.BigIntegerField("jetons perdus", default=0)
+
+    class Meta:
+        verbose_name = "statistiques par jeu"
+        verbose_name_plural = "statistiques par jeu"
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="game_stats_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.game}"
+
+    @property
+    def average_points(self) -> float | None:
+        return self.points / self.rounds if self.rounds else None
+
+
+class Rating(models.Model):
+    """A player's OpenSkill rating in one game (Plackett-Luce: mu, sigma); `score` = mu - 3 sigma, the
+    conservative estimate the leaderboard sorts by. Robots are not rated here: they play at the published,
+    fixed rating of their level (engine/bots/strength.json)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ratings", verbose_name="joueur")
+    game = models.CharField("jeu", max_length=40)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    score = models.FloatField("cote")
+    matches = models.PositiveIntegerField("parties classées", default=0)
+    updated = models.DateTimeField("mise à jour", auto_now=True)
+
+    class Meta:
+        verbose_name = "cote"
+        verbose_name_plural = "cotes (classement)"
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_once")]
+        indexes = [models.Index(fields=["game", "-score"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.game}: {self.score:.1f}"

@@ -56,6 +56,8 @@ def free_port() -> int:
 class Servers:
     """daphne and a Celery worker on the given database and Redis; killed with SIGKILL, restarted."""
 
+    failover = False  # one daphne: its client waits for the restart
+
     def __init__(self, env: dict, log_path: Path):
         self.env = {**os.environ, **env, "DJANGO_SETTINGS_MODULE": "rummy_site.settings", "PYTHONUNBUFFERED": "1",
                     "CELERY_TASK_ALWAYS_EAGER": "0", "DEBUG": "0", "LOG_LEVEL": "WARNING"}
@@ -234,6 +236,7 @@ class HostTab:
     table_id: int
     slug: str
     cookie: str
+    seat: int = 0
     seen: list[Seen] = field(default_factory=list)
     sent: list[tuple[int, dict]] = field(default_factory=list)  # (version the move was played on, move)
     full_views: list[float] = field(default_factory=list)  # when a (re)connection got its first page
@@ -318,6 +321,8 @@ class Figures:
     tables: int = 0
     acked: int = 0
     problems: list[str] = field(default_factory=list)
+    redis_restarts: int = 0
+    revived: list[str] = field(default_factory=list)  # cluster: processes that exited by themselves
 
     @property
     def max_resync_s(self) -> float:
@@ -330,14 +335,29 @@ class Figures:
                 f"tables={self.tables}")
 
 
+@contextlib.contextmanager
+def _one_snapshot():
+    """A read-only transaction whose queries all see the database at one instant (PostgreSQL's repeatable read;
+    SQLite's transactions already do)."""
+    from django.db import connection, transaction
+
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
 def check_table(table_id: int, tab: HostTab | None, figures: Figures) -> None:
     """Log versus state versus what the client saw."""
     from engine import games
     from tables.models import Table
 
-    table = Table.objects.select_related("game").get(pk=table_id)
+    with _one_snapshot():  # the table may still be moving (robots, autoplay): its version and log read alike
+        table = Table.objects.select_related("game").get(pk=table_id)
+        entries = list(table.moves.order_by("seq").values_list("seq", "seat", "move"))
     engine = games.get(table.game.slug)
-    entries = list(table.moves.order_by("seq").values_list("seq", "seat", "move"))
     figures.tables += 1
     figures.moves += len(entries)
     seqs = [seq for seq, _, _ in entries]
@@ -358,7 +378,7 @@ def check_table(table_id: int, tab: HostTab | None, figures: Figures) -> None:
                 state, _ = engine.leave(state, seat)
             else:
                 state, _ = engine.apply(state, seat, move)
-            hands_at[seq] = sorted(state["hands"][0])
+            hands_at[seq] = sorted(state["hands"][tab.seat if tab else 0])
     except Exception as error:  # an entry that cannot be applied: something was applied twice or out of order
         figures.replay_mismatches += 1
         figures.problems.append(f"table {table_id}: replay failed: {error!r}")
@@ -379,7 +399,7 @@ def check_table(table_id: int, tab: HostTab | None, figures: Figures) -> None:
     shown = {s.version for s in tab.seen}
     # The client's own moves that it was shown applied (the next version it saw is the log's entry for it).
     figures.acked += sum(1 for version, move in tab.sent
-                         if version + 1 in shown and by_seq.get(version + 1) == (0, move))
+                         if version + 1 in shown and by_seq.get(version + 1) == (tab.seat, move))
 
 
 # --- one chaos session ------------------------------------------------------------------------------
@@ -481,18 +501,26 @@ async def chaos(servers: Servers, host, runs: int, rng: random.Random, figures: 
         await keep_playing(rng.uniform(0.3, 2.0))
         # kill -9 daphne at a random moment, restart it; the client must get the full view again.
         tab = current["tab"]
-        servers.kill("daphne")
-        await asyncio.sleep(rng.uniform(0, 0.5))
         views_before = len(tab.full_views)
-        accepted = await asyncio.to_thread(servers.start_daphne)
+        servers.kill("daphne")
+        killed = time.monotonic()
+        if servers.failover:
+            # A cluster: the client reconnects through the proxy to a live process; the killed one restarts
+            # meanwhile. The resync counts from the kill.
+            reference, restart = killed, asyncio.create_task(asyncio.to_thread(servers.start_daphne))
+        else:
+            await asyncio.sleep(rng.uniform(0, 0.5))
+            reference, restart = await asyncio.to_thread(servers.start_daphne), None
         end = time.monotonic() + 30
         while len(tab.full_views) == views_before and time.monotonic() < end:
             await asyncio.sleep(0.01)
         if len(tab.full_views) > views_before:
-            figures.resyncs.append(max(0.0, tab.full_views[views_before] - accepted))
+            figures.resyncs.append(max(0.0, tab.full_views[views_before] - reference))
         else:
             figures.resyncs.append(float("inf"))
             problem(f"run {run}: the client never got the full view after the daphne restart")
+        if restart is not None:
+            await restart
         version, _ = await asyncio.to_thread(table_version, tab.table_id)
         if not await progressed(tab.table_id, version):
             figures.stalls += 1
@@ -509,6 +537,16 @@ async def chaos(servers: Servers, host, runs: int, rng: random.Random, figures: 
             figures.stalls += 1
             problem(f"run {run}: table {tab.table_id} stalled at v{version} after a worker restart: "
                                     + await asyncio.to_thread(describe, tab.table_id, tab))
+        if servers.failover:
+            # Once per run: Redis itself restarts (the cluster's private one: it keeps nothing on disk).
+            await keep_playing(rng.uniform(0.3, 2.0))
+            await asyncio.to_thread(servers.restart_redis)
+            tab = current["tab"]
+            version, _ = await asyncio.to_thread(table_version, tab.table_id)
+            if not await progressed(tab.table_id, version):
+                figures.stalls += 1
+                problem(f"run {run}: table {tab.table_id} stalled at v{version} after a Redis restart: "
+                        + await asyncio.to_thread(describe, tab.table_id, tab))
         figures.runs += 1
         figures.kills = servers.kills
         say(f"run {run + 1}/{runs}: resync {figures.resyncs[-1]:.2f} s, stalls {figures.stalls}")
@@ -549,10 +587,16 @@ def check_closing(table_id, tab, figures):
         connection.close()
 
 
-def run_chaos(*, env: dict, host, runs: int, seed: int, log_path: Path, say=print) -> Figures:
-    """Start the servers with `env` (DATABASE_URL, REDIS_URL, timings), run, stop them; the figures."""
+def run_chaos(*, env: dict, host, runs: int, seed: int, log_path: Path, say=print, cluster: bool = False) -> Figures:
+    """Start the servers with `env` (DATABASE_URL, REDIS_URL, timings), run, stop them; the figures.
+    cluster: two daphne processes and two workers behind HAProxy, on a Redis of their own (bench.chaos_cluster)."""
     figures = Figures()
-    servers = Servers(env, log_path)
+    if cluster:
+        from bench.chaos_cluster import ClusterServers
+
+        servers = ClusterServers(env, log_path)
+    else:
+        servers = Servers(env, log_path)
     try:
         servers.start_worker()
         servers.start_daphne()
@@ -560,6 +604,8 @@ def run_chaos(*, env: dict, host, runs: int, seed: int, log_path: Path, say=prin
     finally:
         servers.stop()
     figures.kills = servers.kills
+    figures.revived = list(getattr(servers, "revived", []))
+    figures.redis_restarts = getattr(servers, "redis_restarts", 0)
     return figures
 
 
@@ -577,6 +623,8 @@ def main() -> None:
     parser.add_argument("--database", default=os.environ.get("CHAOS_DATABASE_URL",
                                                              "postgres://postgres@127.0.0.1:5432/rummy_chaos"))
     parser.add_argument("--redis", default=os.environ.get("CHAOS_REDIS_URL", "redis://127.0.0.1:6379/12"))
+    parser.add_argument("--cluster", action="store_true",
+                        help="two daphne and two workers behind HAProxy on a private Redis, restarted once per run")
     args = parser.parse_args()
     env = {"DATABASE_URL": args.database, "REDIS_URL": args.redis, **TIMINGS}
     os.environ.update(env)
@@ -602,12 +650,15 @@ def main() -> None:
     log_path.parent.mkdir(exist_ok=True)
     log_path.write_text("")
     start = time.monotonic()
-    figures = run_chaos(env=env, host=host, runs=args.runs, seed=args.seed, log_path=log_path)
+    figures = run_chaos(env=env, host=host, runs=args.runs, seed=args.seed, log_path=log_path, cluster=args.cluster)
     for problem in figures.problems[:20]:
         print("problem:", problem)
     print(f"{figures.runs} runs, {figures.kills} kills, {figures.tables} tables, {figures.moves} moves in "
-          f"{time.monotonic() - start:.0f} s; resync after a daphne restart: max {figures.max_resync_s:.2f} s, "
+          f"{time.monotonic() - start:.0f} s; resync after a daphne kill: max {figures.max_resync_s:.2f} s, "
           f"median {sorted(figures.resyncs)[len(figures.resyncs) // 2]:.2f} s (server log: {log_path})")
+    if args.cluster:
+        print(f"cluster: {figures.redis_restarts} Redis restarts; processes that exited by themselves and were "
+              f"started again: {len(figures.revived)} ({', '.join(sorted(set(figures.revived))) or 'none'})")
     print(figures.result_line())
 
 

@@ -1,8 +1,8 @@
 """The floor of this machine for bench.load: a bare Channels consumer served by daphne, no Django view,
 no database. A frame sent on /ws/echo/<group>/ goes to every socket of that group through the configured
 channel layer (the same layer as the site's mode), padded to ECHO_PAD_BYTES like a table push.
-ECHO_FANOUT=seats sends one message per socket instead of one per group, as the site does (each seat gets its
-own render, so a move is four channel-layer messages, not one).
+ECHO_FANOUT=seats sends one message per socket instead of one per group, as the site did until every seat's
+render of a move travelled in one message to the table (tables.broadcast): four channel-layer messages a move.
 
     daphne bench.echo_asgi:application
 """

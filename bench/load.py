@@ -36,7 +36,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench import load_breakdown
+from bench import backend_work, load_breakdown
 from bench import load_client as lc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -258,23 +258,29 @@ def run(args) -> dict:
 
         # 1. The floor of this machine: a bare Channels echo consumer, same layer, same client.
         if args.echo:
-            echo_env = {**site.env, "ECHO_PAD_BYTES": str(args.echo_bytes), "ECHO_FANOUT": args.echo_fanout}
-            proc, port = site.daphne("bench.echo_asgi:application", echo_env)
-            echo_marks = []
-            stats = asyncio.run(lc.echo(base=f"ws://127.0.0.1:{port}", groups=args.tables, size=4,
-                                        warmup=args.warmup, seconds=args.echo_seconds, think=args.think,
-                                        on_window=lambda edge: echo_marks.append(cpu_seconds(proc.pid))))
-            site.stop(proc)
-            echo = summarize(stats, args.echo_seconds)
-            echo_cpu = (echo_marks[-1] - echo_marks[0]) if len(echo_marks) == 2 else float("nan")
-            result["echo_cpu_ms_per_msg"] = round(echo_cpu * 1000 / max(1, echo["samples"]), 2)
-            result["echo_p50_ms"], result["echo_p99_ms"] = echo["p50_ms"], echo["p99_ms"]
-            print(f"echo floor   : p50 {echo['p50_ms']} ms  p95 {echo['p95_ms']} ms  p99 {echo['p99_ms']} ms  "
-                  f"max {echo['max_ms']} ms  msgs/s {echo['moves_per_s']}  pushes/s {echo['pushes_per_s']}  "
-                  f"lost {echo['lost']}  errors {echo['errors']}  ({args.tables} groups × 4 sockets, "
-                  f"{'a message per socket' if args.echo_fanout == 'seats' else 'a message per group'}, "
-                  f"{args.echo_bytes} B); server {echo_cpu / args.echo_seconds * 100:.0f} % of a core = "
-                  f"{result['echo_cpu_ms_per_msg']} ms per message", flush=True)
+            shapes = ("group", "seats") if args.echo_fanout == "both" else (args.echo_fanout,)
+            for shape in shapes:
+                echo_env = {**site.env, "ECHO_PAD_BYTES": str(args.echo_bytes), "ECHO_FANOUT": shape}
+                proc, port = site.daphne("bench.echo_asgi:application", echo_env)
+                echo_marks = []
+                stats = asyncio.run(lc.echo(base=f"ws://127.0.0.1:{port}", groups=args.tables, size=4,
+                                            warmup=args.warmup, seconds=args.echo_seconds, think=args.think,
+                                            on_window=lambda edge, m=echo_marks, p=proc: m.append(cpu_seconds(p.pid))))
+                site.stop(proc)
+                echo = summarize(stats, args.echo_seconds)
+                echo_cpu = (echo_marks[-1] - echo_marks[0]) if len(echo_marks) == 2 else float("nan")
+                suffix = "" if shape == shapes[0] else f"_{shape}"
+                result["echo_cpu_ms_per_msg" + suffix] = round(echo_cpu * 1000 / max(1, echo["samples"]), 2)
+                result["echo_p50_ms" + suffix], result["echo_p99_ms" + suffix] = echo["p50_ms"], echo["p99_ms"]
+                print(f"echo floor   : p50 {echo['p50_ms']} ms  p95 {echo['p95_ms']} ms  p99 {echo['p99_ms']} ms  "
+                      f"max {echo['max_ms']} ms  msgs/s {echo['moves_per_s']}  pushes/s {echo['pushes_per_s']}  "
+                      f"lost {echo['lost']}  errors {echo['errors']}  ({args.tables} groups × 4 sockets, "
+                      f"{'a message per socket' if shape == 'seats' else 'a message per group'}, "
+                      f"{args.echo_bytes} B); server {echo_cpu / args.echo_seconds * 100:.0f} % of a core = "
+                      f"{result['echo_cpu_ms_per_msg' + suffix]} ms per message", flush=True)
+
+        if args.echo_only:
+            return result
 
         # 2. The site.
         if args.mode == "redis":
@@ -286,6 +292,7 @@ def run(args) -> dict:
             assert response.status == 200
         marks: dict = {}
         breakdowns: dict = {}
+        backend: dict = {}
 
         profilers: list[subprocess.Popen] = []
 
@@ -299,6 +306,8 @@ def run(args) -> dict:
                            os.times(), {p: cpu_seconds(p) for p in pids_named("postgres") + pids_named("redis-server")})
             if args.breakdown:
                 breakdowns[edge] = load_breakdown.read(site.workdir)
+            if args.mode == "redis":
+                backend[edge] = backend_work.snapshot(site.env)
 
         async def main_phase():
             playing = data["tables"] + data["bots"]
@@ -340,9 +349,22 @@ def run(args) -> dict:
         print(f"cpu          : server {server_cpu / window * 100:.0f} % of a core = "
               f"{result['cpu_ms_per_move']} ms per move; client {client_cpu / window * 100:.0f} %; "
               f"PostgreSQL+Redis {db_cpu / window * 100:.0f} %", flush=True)
+        if args.mode == "redis":
+            # The Celery worker's share: the bot tables' moves (the bots' decisions, their renders and pushes)
+            # and the tasks' own path (broker round trips, acks), against the daphne process's.
+            worker_cpu = cpu1[worker.pid] - cpu0[worker.pid]
+            result["worker_cpu_ms_per_move"] = round(worker_cpu * 1000 / moves, 2)
+            tasks = celery_report(workdir, (marks["start"][1], marks["end"][1]))["tasks"]
+            bot_moves = tasks.get("tables.tasks.bot_turn", 0)
+            print(f"cpu split    : daphne {(server_cpu - worker_cpu) * 1000 / moves:.2f} ms per move, Celery worker "
+                  f"{worker_cpu * 1000 / moves:.2f} ms per move = {worker_cpu * 1000 / max(1, bot_moves):.2f} ms "
+                  f"per bot task ({bot_moves} bot tasks, {sum(tasks.values())} tasks in the window)", flush=True)
         if args.breakdown and len(breakdowns) == 2:
             print("cpu by stage : CPU-ms per move (bench/load_breakdown.py)", flush=True)
             for line in load_breakdown.report(breakdowns["start"], breakdowns["end"], server_cpu, moves):
+                print(line, flush=True)
+        if len(backend) == 2:
+            for line in backend_work.per_move(backend["start"], backend["end"], moves):
                 print(line, flush=True)
         if "echo_p99_ms" in result and result["echo_p99_ms"] > 0:
             print(f"ratio        : site p99 / echo p99 = {load['p99_ms'] / result['echo_p99_ms']:.1f}; "
@@ -415,7 +437,8 @@ def stop_profilers(profilers: list[subprocess.Popen]) -> None:
 def result_line(result: dict) -> str:
     keys = ["mode", "tables", "p50_ms", "p95_ms", "p99_ms", "max_ms", "lost", "errors", "moves_per_s",
             "pushes_per_s", "echo_p99_ms",
-            "echo_cpu_ms_per_msg", "burst_ok", "cpu_ms_per_move", "rss_kb_per_socket", "bot_task_p99_ms",
+            "echo_cpu_ms_per_msg", "echo_p99_ms_seats", "echo_cpu_ms_per_msg_seats", "burst_ok", "cpu_ms_per_move",
+            "worker_cpu_ms_per_move", "rss_kb_per_socket", "bot_task_p99_ms",
             "countdown_late_p99_ms"]
     return "RESULT " + " ".join(f"{k}={result[k]}" for k in keys if k in result)
 
@@ -433,10 +456,12 @@ def parse_args(argv=None):
     parser.add_argument("--burst", type=int, default=1000, help="sockets of the connection burst (0: skip)")
     parser.add_argument("--burst-timeout", type=float, default=30)
     parser.add_argument("--no-echo", dest="echo", action="store_false")
+    parser.add_argument("--echo-only", action="store_true", help="the echo floor only, not the site")
     parser.add_argument("--echo-seconds", type=float, default=None)
     parser.add_argument("--echo-bytes", type=int, default=15000)
-    parser.add_argument("--echo-fanout", choices=("group", "seats"), default="group",
-                        help="the echo sends one channel-layer message per group, or one per socket as the site does")
+    parser.add_argument("--echo-fanout", choices=("group", "seats", "both"), default="group",
+                        help="the echo sends one channel-layer message per group (as the site does, one per move "
+                             "for a table), or one per socket (as it did, one per seat); both: one run of each")
     parser.add_argument("--channel-pool", type=int, default=100, help="CHANNEL_POOL_SIZE in redis mode")
     parser.add_argument("--worker-pool", default="threads")
     parser.add_argument("--worker-concurrency", type=int, default=4)

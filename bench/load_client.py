@@ -77,13 +77,17 @@ class Table:
     def connected(self) -> list["Seat"]:
         return [s for s in self.seats if s.open]
 
+    def reachable(self) -> int:
+        """Seats whose socket opened: a seat that never connected (counted as an error) cannot lose a push."""
+        return sum(1 for s in self.seats if s.opened)
+
     def received(self, version: int, pos: int, now: float) -> None:
         by_seat = self.seen.setdefault(version, {})
         if pos in by_seat:
             return
         by_seat[pos] = now
         self.first_seen.setdefault(version, now)
-        if len(by_seat) == len(self.seats):
+        if len(by_seat) == self.reachable():
             sent = self.sent.get(version)
             if sent is not None and self.window.inside(sent):
                 self.stats.latencies.append(max(by_seat.values()) - sent)
@@ -92,7 +96,7 @@ class Table:
         """After the drain: every version first seen in the window must have reached every seat."""
         for version, first in self.first_seen.items():
             if self.window.inside(first):
-                self.stats.lost += len(self.seats) - len(self.seen[version])
+                self.stats.lost += self.reachable() - len(self.seen[version])
         for version, sent in self.sent.items():
             if self.window.inside(sent) and version not in self.seen:
                 self.stats.unanswered += 1
@@ -107,6 +111,7 @@ class Seat:
         self.rng = rng
         self.ws = None
         self.open = False
+        self.opened = False  # the socket opened once (see Table.reachable)
         self.version = -1
         self.planned = -1
         self.got_first = asyncio.Event()
@@ -117,7 +122,7 @@ class Seat:
             async with ready:
                 self.ws = await connect(url, origin=origin, additional_headers={"Cookie": f"sessionid={self.session}"},
                                         max_size=2**23, ping_interval=None, open_timeout=60, close_timeout=5)
-                self.open = True
+                self.open = self.opened = True
         except Exception as error:  # noqa: BLE001 - every failure is counted and shown
             stats.error(f"connect table {self.table.id} seat {self.pos}: {error!r}")
             self.got_first.set()

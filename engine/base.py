@@ -96,6 +96,15 @@ class Game:
     # The French words of the family's action buttons and of what the acting player is asked in each phase.
     action_labels: dict = {}
     phase_hints: dict = {"ROUND_OVER": "Manche terminée.", "MATCH_OVER": "Partie terminée."}
+    # Statistics (`match_stats`): whether a lower round score is the better one (penalty points, as in most
+    # rummies) and the French names of the family's counters, in display order.
+    stats_low_is_better: bool = True
+    stats_labels: dict = {"rounds_won": "Manches gagnées"}
+
+    # « Meilleure disposition » (engine.coach.dispositions): a family whose round end counts the cards left in
+    # hand as they are sets a method `disposition(hand) -> {"melds", "deadwood", "points"}`, the solver's best
+    # arrangement of that hand. None: the round end already shows every hand arranged (or no melds at all).
+    disposition = None
 
     @property
     def slug(self) -> str:
@@ -160,3 +169,59 @@ class Game:
         """The seat abandons the match (§9 "Leaving")."""
         raise NotImplementedError
 
+    # -- statistics (read by the site once a match is over; pure, like the rest of the contract)
+
+    def round_stats(self, row: dict, seat: int) -> tuple[int | None, dict]:
+        """(`seat`'s points in this `history` row, or None when it did not play that round; its counters).
+
+        The default reads the contract's history rows: `points` per seat (a list) or per team (a dict keyed
+        "A"/"B"), a void round scores nothing, and `winner` (or `closer`) wins the round."""
+        if row.get("void"):
+            return None, {}
+        points = row.get("points")
+        if isinstance(points, dict):
+            value = points.get(team_of(seat))
+        elif isinstance(points, list) and seat < len(points):
+            value = points[seat]
+        else:
+            value = None
+        if value is None:
+            return None, {}
+        won = row.get("winner", row.get("closer")) == seat
+        return int(value), ({"rounds_won": 1} if won else {})
+
+    def match_places(self, state: dict, result: dict) -> dict[int, int]:
+        """{seat: place} (1 = first; equal places are ties): the winners share the first place; a team game
+        has two places; the others follow the result's `ranking`."""
+        seats = int(state.get("seats") or len(state.get("scores") or []))
+        winners = [w for w in result.get("winners") or [] if 0 <= w < seats]
+        if self.info.teams:
+            won = {team_of(w) for w in winners}
+            return {s: 1 if team_of(s) in won else 2 for s in range(seats)}
+        places = dict.fromkeys(winners, 1)
+        rest = [s for s in result.get("ranking") or [] if s not in places and 0 <= s < seats]
+        rest += [s for s in range(seats) if s not in places and s not in rest]
+        base = 2 if winners else 1
+        for index, s in enumerate(rest):
+            places[s] = base + index
+        return places
+
+    def match_stats(self, state: dict, result: dict) -> dict[int, dict]:
+        """Per seat, once the match is over: {"rounds", "points" (sum of its round scores), "best_round"
+        (its best round score, by `stats_low_is_better`; None without a round), "counters" (the family's
+        counts, named in `stats_labels`), "place"}."""
+        places = self.match_places(state, result)
+        stats = {s: {"rounds": 0, "points": 0, "best_round": None, "counters": {}, "place": places[s]}
+                 for s in places}
+        better = min if self.stats_low_is_better else max
+        for row in state.get("history") or []:
+            for seat, entry in stats.items():
+                value, counters = self.round_stats(row, seat)
+                for name, count in counters.items():
+                    entry["counters"][name] = entry["counters"].get(name, 0) + count
+                if value is None:
+                    continue
+                entry["rounds"] += 1
+                entry["points"] += value
+                entry["best_round"] = value if entry["best_round"] is None else better(entry["best_round"], value)
+        return stats

@@ -47,7 +47,7 @@ KEPT = {
     "take_pile": ("seat", "card", "count"),
     "team_meld": ("seat", "pieces", "rank", "points"),
     "team_lay_off": ("seat", "pieces", "rank"),
-    "canasta": ("seat", "canasta"),
+    "canasta": ("seat", "canasta", "material"),
     "red_three": ("seat", "card"),
     "joker_taken": ("seat",),
     "ask_go_out": ("seat",),
@@ -234,13 +234,18 @@ def _pieces_words(ids: list) -> str:
     return f"{len(ids)} {word}{_plural(len(ids))}"
 
 
-_CANASTA_KIND = {"clean": "propre", "dirty": "sale", "twos_clean": "de 2 propre", "twos_dirty": "de 2 sale"}
+# Each rule set's own words (canasta.md: naturelle / mixte; canasta-tuiles.md: propre / sale, de 2).
+_CANASTA_KIND = {
+    "cards": {"clean": "naturelle", "dirty": "mixte"},
+    "tiles": {"clean": "propre", "dirty": "sale", "twos_clean": "de 2 propre", "twos_dirty": "de 2 sale"},
+}
 CANASTA_PHRASES = {
     "take_pile": lambda e: f"pris la défausse ({e.get('count')} pièce{_plural(e.get('count'))}, avec "
                            f"{card_words(e['card'])})" if e.get("card") else "pris la défausse",
     "team_meld": lambda e: f"posé {_pieces_words(e.get('pieces') or [])} ({e.get('points', 0)} points)",
     "team_lay_off": lambda e: f"ajouté {_pieces_words(e.get('pieces') or [])} à une combinaison de son équipe",
-    "canasta": lambda e: f"fermé une canasta {_CANASTA_KIND.get(e.get('canasta'), '')}".rstrip(),
+    "canasta": lambda e: f"fermé une canasta "
+                         f"{_CANASTA_KIND.get(e.get('material'), {}).get(e.get('canasta'), '')}".rstrip(),
     "red_three": lambda e: f"étalé {card_words(e['card'])}" if e.get("card") else "étalé un 3",
     "joker_taken": lambda e: "pris un joker (bouton Joker)",
     "ask_go_out": lambda e: "demandé « Partenaire, puis-je sortir ? »",

@@ -35,6 +35,31 @@ class MoveTimers(bootsteps.StartStopStep):
     @staticmethod
     def sweep():
         app.send_task("tables.tasks.expire_turns")
+        _rearm_if_redis_restarted()
+
+
+EPOCH_KEY = "rummy:broker-epoch"
+_epoch_client = []
+
+
+def _rearm_if_redis_restarted() -> None:
+    """Redis keeps nothing on disk: when it restarts, the queued tasks (bot turns, next rounds) are gone, and
+    a table whose robot was to play would wait for its move timer. A key the first sweep sets marks the
+    Redis the workers know; the first worker to find it missing re-arms every table in play (tasks are
+    version-checked: a decision armed twice is played once)."""
+    from django.conf import settings
+
+    if not settings.CELERY_BROKER_URL.startswith("redis"):
+        return
+    import redis
+
+    if not _epoch_client:
+        _epoch_client.append(redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=1))
+    try:
+        if _epoch_client[0].set(EPOCH_KEY, "1", nx=True):
+            app.send_task("tables.tasks.rearm_tables")
+    except redis.RedisError:
+        pass  # Redis away: the next sweep looks again
 
 
 app.steps["worker"].add(MoveTimers)
@@ -50,9 +75,6 @@ def _close_broken_connections(sender=None, **kwargs):
         close_old_connections()
 
 
-REPUSH_WINDOW_S = 120  # a worker killed this long ago or less may have left moves unpushed
-
-
 @worker_ready.connect
 def _rearm_tables(sender=None, **kwargs):
     """A worker (re)started: re-arm the current decision of every table in play, and push again the
@@ -60,23 +82,6 @@ def _rearm_tables(sender=None, **kwargs):
     died before pushing it, leaving the next player looking at a stale table until the move timer.
 
     Tasks are version-checked, so a decision armed twice is still played once."""
-    from tables.scheduler import reschedule_playing_tables
+    from tables.scheduler import rearm_all
 
-    reschedule_playing_tables()
-    _repush_recent_tables()
-
-
-def _repush_recent_tables() -> int:
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tables import broadcast
-    from tables.models import Table, TableMove
-
-    since = timezone.now() - timedelta(seconds=REPUSH_WINDOW_S)
-    table_ids = set(TableMove.objects.filter(created__gte=since, table__status=Table.Status.PLAYING)
-                    .values_list("table_id", flat=True))
-    for table_id in table_ids:
-        broadcast.table_changed(table_id)
-    return len(table_ids)
+    rearm_all()

@@ -8,6 +8,7 @@ Production mode: DJANGO_ENV=production (DEBUG off, secure cookies, HSTS, SSL red
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -158,11 +159,15 @@ CHANNEL_POOL_SIZE = int(os.environ.get("CHANNEL_POOL_SIZE", "100"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis's pub/sub layer, with the table sockets' direct delivery (rummy_site/redis_layer.py).
+            "BACKEND": "rummy_site.redis_layer.PubSubChannelLayer",
             "CONFIG": {
                 # RESP2: under redis-py's default RESP3, every pubsub message (a whole push) is formatted into a
                 # debug line whether debug logging is on or not (~7 % of daphne's CPU under bench/load.py).
                 "hosts": [{"address": REDIS_URL, "max_connections": CHANNEL_POOL_SIZE, "protocol": 2}],
+                # Pub/sub channels ignore Redis database numbers: the prefix carries it, so two sites on one
+                # Redis (two test runs, a staging site) never hear each other's groups.
+                "prefix": "asgi" + (urlsplit(REDIS_URL).path.strip("/") or "0"),
             },
         }
     }
@@ -206,6 +211,9 @@ QUICK_START_WAIT_SECONDS = float(os.environ.get("QUICK_START_WAIT_SECONDS", "20"
 # Presence: each web server process beats this often; silent for this many beats, it is taken for dead and
 # its sockets no longer count as connected players (tables.presence). 0: no heartbeat (tests).
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "5"))
+# Redis mode: every this many seconds each daphne process re-sends the full view to a socket still behind its
+# table on two looks in a row (a push lost while Redis restarted: tables/resync.py). 0: off.
+RESYNC_SECONDS = float(os.environ.get("RESYNC_SECONDS", "2"))
 PRESENCE_DEAD_AFTER_BEATS = int(os.environ.get("PRESENCE_DEAD_AFTER_BEATS", "3"))
 
 # --- Security -----------------------------------------------------------------------------
@@ -224,6 +232,7 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^sante/$"]  # the proxy's health check speaks plain HTTP to each process
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from rummy_site.health import health
 from tables import views as table_views
 
 urlpatterns = [
@@ -8,8 +9,10 @@ urlpatterns = [
     path("regles/", table_views.rules_index, name="rules_index"),
     path("regles/<slug:slug>/", table_views.rules_page, name="rules_page"),
     path("compte/", include("accounts.urls")),
+    path("", include("accounts.public_urls")),  # « /joueurs/<pseudo>/ », « /classement/ »
     path("tables/", include("tables.urls")),
     path("admin/", admin.site.urls),
+    path("sante/", health, name="health"),
 ]
 
 # A bad request (400) is answered without the request in the page (rummy_site/errors.py).

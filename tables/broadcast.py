@@ -1,9 +1,14 @@
-"""Push HTML to the sockets: one render per connected seat, sent to its player's group at the table only.
+"""Push HTML to the sockets: one render per connected seat, all of a move's renders in one message to the table.
 
-A push is addressed to the player who holds the seat now (`player_group`), never to a seat position: the
-sockets opened by a former occupant of the place (he left, somebody else sat down) can never receive what is
-rendered for the new one. Each push also names its recipient, and the consumer drops one that is not for its
-user (tables.consumers)."""
+A move is one channel-layer message (`table.push`) to the table's group, whatever the number of seats: with
+Redis, one published message per move instead of one per seat (bench/load.py --mode redis). The message holds
+each connected seat's render under a key naming both its player and his place (`seat_key`), and the public
+render for the spectators. The per-seat HTML travels inside the server (the channel layer, Redis) only: a
+socket forwards to its page the part under its own player's key at its own place and nothing else, and a
+spectator's socket the public part only (tables.consumers.TableConsumer.part_of). A page kept open by a player
+who left his place can therefore never get what is rendered for the new occupant, nor his own render at
+another place: its key names the place it was opened on.
+"""
 
 import asyncio
 import logging
@@ -22,6 +27,8 @@ def player_group(table_id: int, user_id: int) -> str:
 
 
 def public_group(table_id: int) -> str:
+    """Every socket open at the table, seats and spectators: the table's pushes (each socket takes its own
+    part) and the chat (alike for all)."""
     return f"table.{table_id}"
 
 
@@ -121,11 +128,19 @@ def _send(group: str, message: dict) -> None:
         _send_all([(group, message)])
 
 
+def seat_key(user_id: int, position: int) -> str:
+    """The key of a seat's render in a table push: the player and his place (tables.consumers reads it)."""
+    return f"seat.{user_id}.{position}"
+
+
+PUBLIC_KEY = "public"  # the spectators' render in a table push
+
+
 def table_changed(table_id: int, *, table: Table | None = None,
                   also: list[tuple[str, dict]] = ()) -> tuple[Table | None, list]:
-    """Render each connected seat's own view and push it; other hands never leave the server.
-    `table`: as just committed (else read). `also`: more messages to send in the same hop (the lobby's).
-    Returns the table and seats it used."""
+    """Render each connected seat's own view, and the public view if anyone watches, and push them in one
+    message to the table (each socket forwards its own part only). `table`: as just committed (else read).
+    `also`: more messages to send in the same hop. Returns the table and seats it used."""
     from tables import reads
     from tables.rendering import render_push
 
@@ -133,14 +148,20 @@ def table_changed(table_id: int, *, table: Table | None = None,
         if table is None:
             table = reads.table(table_id)
         seats = [] if table is None else reads.seats_of(table_id)
+        parts = {}
         for seat in seats:
             if seat.is_bot or seat.connections == 0:
                 continue
-            html = render_push(table, seats, seat)
-            _send(player_group(table_id, seat.user_id),
-                  {"type": "table.html", "html": html, "version": table.version, "user": seat.user_id})
-        for group, message in also:
-            _send(group, message)
+            parts[seat_key(seat.user_id, seat.position)] = render_push(table, seats, seat)
+        if table is not None and getattr(table, "spectators", 0):
+            # One render of the public view for every spectator: no hand, no stock order, no staged work.
+            parts[PUBLIC_KEY] = render_push(table, seats, None)
+        if parts:
+            # Flat values only: the in-process layer copies a flat message without a deepcopy, and msgpack
+            # (Redis) wants string keys.
+            _send(public_group(table_id), {"type": "table.push", "version": table.version, **parts})
+        for group, extra in also:
+            _send(group, extra)
     return table, seats
 
 

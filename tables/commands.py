@@ -5,11 +5,13 @@ import json
 
 from django.conf import settings
 
+from accounts.models import User
 from accounts.throttle import hit
-from tables import broadcast, chat, reads, rendering, services
+from tables import broadcast, chat, coach, reads, rendering, services, spectators
 from tables.models import Seat, Table
 
 CONTROL_KEYS = {"kind", "version", "HEADERS"}
+SLOW_KINDS = frozenset({"coach"})  # frames the consumer answers off its database thread (a search runs)
 NOT_SEATED = "Tu n'es pas assis à cette table."
 
 
@@ -35,6 +37,31 @@ def full_view(table_id: int, user_id: int) -> str | None:
     return rendering.render_for_user(table_id, user_id)
 
 
+def may_watch(table_id: int, session) -> bool:
+    """A socket of a user who is not seated: may he watch (tables.spectators)?"""
+    return spectators.may_watch(table_id, session)
+
+
+def handle_spectator_frame(table_id: int, user_id: int, payload) -> str | None:
+    """A spectator's frame: he never acts; he writes in the chat only where the table allows it."""
+    if not isinstance(payload, dict):
+        return error_html("Message illisible.")
+    kind = payload.get("kind", "move")
+    if kind in ("move", "order", "leave"):
+        return error_html(spectators.CANNOT_ACT)
+    if kind != "chat":
+        return error_html("Action inconnue.")
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not table.spectators_chat:
+        return error_html(spectators.CANNOT_CHAT)
+    try:
+        chat.chat_post(table=table, user=User.objects.get(pk=user_id), text=payload.get("text"), spectator=True)
+    except services.TableError as error:
+        return error_html(error.message)
+    broadcast.chat_posted(table_id, rendering.render_chat(table))
+    return None
+
+
 def parse_move(payload: dict) -> tuple[dict, int | None]:
     """The move (action + params) and the version the client saw. Values from forms arrive as text."""
     move = {}
@@ -53,13 +80,19 @@ def parse_move(payload: dict) -> tuple[dict, int | None]:
     return move, version
 
 
-def handle_frame(table_id: int, user_id: int, payload) -> str | None:
-    """Apply what the frame asks; returns HTML for this client only (errors, resync), or None."""
+def handle_frame(table_id: int, user_id: int, payload, *, session=None) -> str | None:
+    """Apply what the frame asks; returns HTML for this client only (errors, resync), or None.
+    `session` (the HTTP fallback): a user who is not seated but may watch is answered as a spectator."""
     if not isinstance(payload, dict):
         return error_html("Message illisible.")
+    if (session is not None and reads.seat_position(table_id, user_id) is None
+            and spectators.may_watch(table_id, session)):
+        return handle_spectator_frame(table_id, user_id, payload)
     kind = payload.get("kind", "move")
     if kind == "move":
         return _move(table_id, user_id, payload)
+    if kind == "coach":
+        return _coach(table_id, user_id, payload)
     # One query: the seat, its table and game, and the user.
     seat = Seat.objects.select_related("table__game", "user").filter(table_id=table_id, user_id=user_id).first()
     if seat is None:
@@ -85,15 +118,29 @@ def handle_frame(table_id: int, user_id: int, payload) -> str | None:
     return error_html("Action inconnue.")
 
 
+def _coach(table_id: int, user_id: int, payload: dict) -> str:
+    """« Conseil »: the advice box and this player's own table (the count left on the button), for him only."""
+    if hit(f"coach:{user_id}", limit=settings.MOVE_RATE_LIMIT, window=settings.MOVE_RATE_WINDOW):
+        return error_html("Tu demandes trop vite : attends quelques secondes.")
+    _, version = parse_move(payload)
+    try:
+        advice = coach.coach_advise(table_id=table_id, user_id=user_id, expected_version=version)
+    except services.TableError as error:
+        return error_html(error.message)
+    return coach.render_advice(advice) + (rendering.render_for_user(table_id, user_id) or "")
+
+
 def _move(table_id: int, user_id: int, payload: dict) -> str | None:
-    """The hot path: one small read for the seat, then services.play_move."""
-    position = reads.seat_position(table_id, user_id)
-    if position is None:
-        return error_html(NOT_SEATED)
+    """The hot path: services.play_move, which reads the player's place with the locked table."""
     if hit(f"move:{user_id}", limit=settings.MOVE_RATE_LIMIT, window=settings.MOVE_RATE_WINDOW):
         return error_html("Tu joues trop vite : attends quelques secondes.")
     move, version = parse_move(payload)  # checked against the game's move shape by play_move
-    outcome = services.play_move(table_id=table_id, seat=position, move=move, expected_version=version)
+    try:
+        outcome = services.play_move(table_id=table_id, user_id=user_id, move=move, expected_version=version)
+    except Table.DoesNotExist:
+        return error_html(NOT_SEATED)
+    if outcome.error is not None and outcome.error.code == services.NOT_SEATED:
+        return error_html(NOT_SEATED)
     if outcome.error is not None:
         table = Table.objects.select_related("game").filter(pk=table_id).first()
         return error_html(outcome.error.message, rule_url=table.game.get_absolute_url() if table else "")

@@ -9,7 +9,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tables import broadcast, commands, presence
+from tables import broadcast, commands, presence, resync, spectators
 
 MAX_FRAME = 4096
 FLOOD_LIMIT = 20  # frames per FLOOD_WINDOW seconds before the socket is closed (1008)
@@ -43,6 +43,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.seat = None
+        self.watching = False
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
@@ -54,7 +55,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         seat = await database_sync_to_async(commands.seat_of, thread_sensitive=False,
                                             executor=HANDSHAKE_THREADS)(self.table_id, user.pk)
         if seat is None:
-            await self.close(code=4403)
+            allowed = await database_sync_to_async(commands.may_watch, thread_sensitive=False,
+                                                   executor=HANDSHAKE_THREADS)(self.table_id, self.scope.get("session"))
+            if not allowed:
+                await self.close(code=4403)
+                return
+            await self._watch(user)
             return
         self.seat = seat
         self.user_id = user.pk
@@ -69,26 +75,78 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Counted before anything the page can send next (Channels handles a socket's messages in order).
         await writer(commands.connect_seat)(self.table_id, user.pk)
         # Channels delivers at most once: a (re)connected page always gets the full current view.
-        html = await database_sync_to_async(commands.full_view, thread_sensitive=False)(self.table_id, user.pk)
-        if html:
-            await self.send(text_data=html)
+        self.shown_version = None
+        await self.resend()
+        resync.watch(self)
         # In-process layer (embedded mode): pushes go straight to the socket (rummy_site.channel_layer).
         self._sending: set[asyncio.Task] = set()
         deliver_to = getattr(self.channel_layer, "deliver_to", None)
         if deliver_to is not None:
             deliver_to(self.channel_name, self._push_now)
 
+    async def resend(self) -> None:
+        html = await database_sync_to_async(commands.full_view, thread_sensitive=False)(self.table_id, self.user_id)
+        if html:
+            self.shown_version = resync.version_in(html)
+            await self.send(text_data=html)
+
+    def _shown(self, message: dict) -> None:
+        version = message.get("version")
+        if version is not None and (self.shown_version is None or version > self.shown_version):
+            self.shown_version = version
+
+    async def _watch(self, user) -> None:
+        """A spectator's socket (tables.spectators): the public view's pushes and the chat, never a seat's."""
+        self.watching = True
+        self.user_id = user.pk
+        self.released = False
+        self.frames = []
+        await self.channel_layer.group_add(broadcast.public_group(self.table_id), self.channel_name)
+        await self.accept()
+        spectators.socket_opened(self.table_id, user.pk)
+        # Counted before the first view is rendered: that render and every push after it are the spectators'.
+        await writer(spectators.spectator_connected)(table_id=self.table_id, user_id=user.pk, delta=+1)
+        self.shown_version = None
+        await self.resend()
+        resync.watch(self)
+        self._sending = set()
+        deliver_to = getattr(self.channel_layer, "deliver_to", None)
+        if deliver_to is not None:
+            deliver_to(self.channel_name, self._push_now)
+
+    async def _unwatch(self) -> None:
+        resync.forget(self)
+        stop = getattr(self.channel_layer, "stop_delivering_to", None)
+        if stop is not None:
+            stop(self.channel_name)
+        await self.channel_layer.group_discard(broadcast.public_group(self.table_id), self.channel_name)
+        spectators.socket_closed(self.table_id, self.user_id)
+        await writer(spectators.spectator_connected)(table_id=self.table_id, user_id=self.user_id, delta=-1)
+
     def _for_me(self, message: dict) -> bool:
         """A push names the player it was rendered for (None: public, the chat); any other is dropped."""
         return message.get("user") in (None, self.user_id) and not self.released
 
+    def part_of(self, message: dict) -> str | None:
+        """What this page may get of a message: of a table push (every seat's render, tables.broadcast), the
+        part under this player's key at this page's place, or the public part for a spectator; of a
+        `table.html`, the HTML if it names this player or nobody (the chat)."""
+        if self.released:
+            return None
+        if message.get("type") == "table.push":
+            key = broadcast.PUBLIC_KEY if self.watching else broadcast.seat_key(self.user_id, self.seat)
+            return message.get(key)
+        return message["html"] if self._for_me(message) else None
+
     def _push_now(self, message: dict) -> bool:
         """A push, sent as soon as the layer has it (in order: each send completes in the task's first step)."""
-        if message.get("type") != "table.html":
+        if message.get("type") not in ("table.html", "table.push"):
             return False
-        if not self._for_me(message):
+        html = self.part_of(message)
+        if html is None:
             return True
-        task = asyncio.get_running_loop().create_task(self.send(text_data=message["html"]))
+        self._shown(message)
+        task = asyncio.get_running_loop().create_task(self.send(text_data=html))
         self._sending.add(task)
         task.add_done_callback(self._sent)
         return True
@@ -109,8 +167,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code):
+        if self.watching:
+            await self._unwatch()
+            return
         if self.seat is None:
             return
+        resync.forget(self)
         stop = getattr(self.channel_layer, "stop_delivering_to", None)
         if stop is not None:
             stop(self.channel_name)
@@ -134,13 +196,30 @@ class TableConsumer(AsyncWebsocketConsumer):
         except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested too deep
             await self.send(text_data=commands.error_html("Message illisible."))
             return
-        reply = await writer(commands.handle_frame)(self.table_id, self.scope["user"].pk, payload)
+        if self.watching:
+            reply = await writer(commands.handle_spectator_frame)(self.table_id, self.user_id, payload)
+            if reply:
+                await self.send(text_data=reply)
+            return
+        kind = payload.get("kind") if isinstance(payload, dict) else None
+        if isinstance(kind, str) and kind in commands.SLOW_KINDS:
+            # « Conseil »: the Expert's search (up to ~0.2 s of CPU, bench/coach.py) runs beside the one database
+            # thread that applies every move, not in front of it.
+            handle = database_sync_to_async(commands.handle_frame, thread_sensitive=False)
+        else:
+            handle = writer(commands.handle_frame)
+        reply = await handle(self.table_id, self.scope["user"].pk, payload)
         if reply:
             await self.send(text_data=reply)
 
     async def table_html(self, event):
-        if self._for_me(event):
-            await self.send(text_data=event["html"])
+        await self.table_push(event)
+
+    async def table_push(self, event):
+        html = self.part_of(event)
+        if html is not None:
+            self._shown(event)
+            await self.send(text_data=html)
 
     async def seat_released(self, event):
         """The player left his place (another page of his, « Quitter »): this page says so and closes."""

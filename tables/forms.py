@@ -1,8 +1,9 @@
 from django import forms
 
 from engine import bots, games
+from engine.bots import strength
 from tables.models import Game, Table
-from tables.services import TURN_TIMERS
+from tables.services import COACH_LIMITS, TURN_TIMERS
 from tables.table_types import arena_possible, partner_of
 
 SEAT_CHOICES = [("human", "Un ami (invitation)"), ("1", "Robot Débutant"), ("2", "Robot Confirmé"),
@@ -38,6 +39,16 @@ class TableCreateForm(forms.Form):
                                           choices=[(t, f"{t} secondes") for t in TURN_TIMERS])
     stake = forms.TypedChoiceField(label="Mise (jetons)", coerce=int, choices=[])
     private = forms.BooleanField(label="Table privée (sur invitation seulement)", required=False, initial=True)
+    rated = forms.BooleanField(label="Partie classée", required=False, initial=False,
+                               widget=forms.CheckboxInput(attrs={"aria-describedby": "rated-help"}),
+                               help_text="Le résultat compte pour le classement du jeu (les robots y jouent à leur "
+                                         "cote publiée).")
+    spectators_chat = forms.BooleanField(label="Les spectateurs peuvent écrire dans la discussion", required=False,
+                                         initial=False)
+    coach_limit = forms.TypedChoiceField(
+        label="Conseils par joueur", coerce=int, initial=3, required=False, empty_value=3,
+        choices=[(n, "Aucun" if n == 0 else f"{n} par partie") for n in COACH_LIMITS],
+        widget=forms.Select(attrs={"aria-describedby": "coach-limit-help"}))
 
     def __init__(self, *args, game: Game | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -80,6 +91,13 @@ class TableCreateForm(forms.Form):
         """« Équipe 1 : places 1 et 3 », for the form's help."""
         return ["Ton équipe : places 1 et 3 (toi et ton partenaire, face à face)",
                 "L'équipe adverse : places 2 et 4"] if getattr(self, "teams", False) else []
+
+    def bot_strength(self) -> list[dict]:
+        """The measured strength of the selected game's robot levels (engine/bots/strength.json)."""
+        return strength.levels_fr(self.selected_game.slug) if self.selected_game else []
+
+    def bot_strength_date(self) -> str:
+        return strength.date_fr(self.selected_game.slug) if self.selected_game else ""
 
     def _selected_game(self):
         slug = self.data.get("game") if self.data else None

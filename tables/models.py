@@ -108,6 +108,15 @@ class Table(models.Model):
     turn_timer_s = models.PositiveSmallIntegerField("temps par coup (s)", default=30)
     private = models.BooleanField("privée", default=False)
     table_type = models.CharField("type de table", max_length=10, choices=Type.choices, default=Type.FRIENDS)
+    # A rated match updates the players' ratings when it ends; the coach is off in rated and Arena matches.
+    rated = models.BooleanField("partie classée", default=False)
+    # « Conseil » uses allowed per seat and match (0: no coach at this table).
+    coach_limit = models.PositiveSmallIntegerField("conseils par joueur et par partie", default=3)
+    # Spectators never act; they may write in the chat only where the host allows it.
+    spectators_chat = models.BooleanField("les spectateurs peuvent écrire", default=False)
+    # How many people watch now (distinct users with a spectator socket open: tables.spectators), read with
+    # the table on every push so the seats see it without another query.
+    spectators = models.PositiveSmallIntegerField("spectateurs", default=0, editable=False)
     invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token, editable=False)
     status = models.CharField("statut", max_length=10, choices=Status.choices, default=Status.WAITING,
                               db_index=True)
@@ -147,6 +156,7 @@ class Seat(models.Model):
     last_seen = models.DateTimeField("vu le", null=True, blank=True)
     left = models.BooleanField("a quitté", default=False)
     hand_order = models.JSONField("ordre de la main", default=list, blank=True)
+    coach_uses = models.PositiveSmallIntegerField("conseils utilisés", default=0)
 
     class Meta:
         ordering = ["position"]
@@ -197,6 +207,23 @@ class SeatPresence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} @{self.server}: {self.sockets}"
+
+
+class SpectatorPresence(models.Model):
+    """The spectator sockets a server process holds open for a user at a table (tables.spectators); taken off
+    with the process's seat presences when it stops beating (tables.presence.reap_dead_servers)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="spectator_presences")
+    user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="+")
+    server = models.CharField(max_length=32, db_index=True)
+    sockets = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user", "server"],
+                                               name="spectator_table_user_server_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}/{self.user_id} @{self.server}: {self.sockets}"
 
 
 class TableMove(models.Model):

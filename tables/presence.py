@@ -93,6 +93,9 @@ def recount_own_sockets() -> None:
         held = list(_open.items())
     for (table_id, user_id), sockets in held:
         services.seat_connected(table_id=table_id, user_id=user_id, delta=sockets)
+    from tables import spectators
+
+    spectators.recount_own()
 
 
 def reap_dead_servers() -> int:
@@ -121,6 +124,9 @@ def reap_dead_servers() -> int:
                 if seat.connections == 0:
                     scheduler.after_commit_autoplay_if_due(seat.table_id)
                     scheduler.after_commit_presence_changed(seat.table_id)
+        from tables import spectators
+
+        spectators.reap_server(server)
         log.warning("Server process %s stopped beating: its sockets are no longer counted", server)
     return reaped
 

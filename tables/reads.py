@@ -30,11 +30,23 @@ def table(table_id: int) -> Table | None:
     return rows[0] if rows else None
 
 
-def table_locked(table_id: int) -> Table | None:
+# A player's move: his place read in the same query as the table (one round trip fewer for every move).
+TABLE_WITH_SEAT_SQL = TABLE_SQL.replace(
+    " FROM tables_table t",
+    ", (SELECT s.position FROM tables_seat s WHERE s.table_id = t.id AND s.user_id = %s ORDER BY s.position LIMIT 1)"
+    " AS user_position"
+    " FROM tables_table t")
+
+
+def table_locked(table_id: int, *, user_id: int | None = None) -> Table | None:
     """The table with its game's slug, locked until the transaction ends (PostgreSQL: the row; SQLite: the
-    whole database already, by BEGIN IMMEDIATE)."""
+    whole database already, by BEGIN IMMEDIATE). With `user_id`: also `table.user_position`, the place that
+    user holds at the table (None: not seated)."""
     lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
-    rows = list(Table.objects.raw(TABLE_SQL + lock, [table_id]))
+    if user_id is None:
+        rows = list(Table.objects.raw(TABLE_SQL + lock, [table_id]))
+    else:
+        rows = list(Table.objects.raw(TABLE_WITH_SEAT_SQL + lock, [user_id, table_id]))
     return rows[0] if rows else None
 
 

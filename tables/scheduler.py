@@ -45,7 +45,8 @@ def after_commit_move(table) -> None:
 def _after_move(table) -> None:
     from tables import broadcast
 
-    table, seats = broadcast.table_changed(table.pk, table=table, also=[broadcast.LOBBY_MESSAGE])
+    # No lobby message: no page listens to one (the lobby's lists poll), and a move changes none of them.
+    table, seats = broadcast.table_changed(table.pk, table=table)
     schedule_decisions(table.pk, table.version, table=table, seats=seats)
 
 
@@ -137,3 +138,29 @@ def reschedule_playing_tables() -> int:
         schedule_decisions(table_id, version)
         count += 1
     return count
+
+
+REPUSH_WINDOW_S = 120  # a worker killed this long ago or less may have left moves unpushed
+
+
+def repush_recent_tables() -> int:
+    """Push again the current view of the tables in play that moved in the last REPUSH_WINDOW_S."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables import broadcast
+    from tables.models import Table, TableMove
+
+    since = timezone.now() - timedelta(seconds=REPUSH_WINDOW_S)
+    table_ids = set(TableMove.objects.filter(created__gte=since, table__status=Table.Status.PLAYING)
+                    .values_list("table_id", flat=True))
+    for table_id in table_ids:
+        broadcast.table_changed(table_id)
+    return len(table_ids)
+
+
+def rearm_all() -> None:
+    """After a worker or Redis restart: every table's current decision re-armed, recent tables pushed again."""
+    reschedule_playing_tables()
+    repush_recent_tables()

@@ -15,12 +15,13 @@ from accounts.models import Counter, CounterEntry, User
 from accounts.services import InsufficientJokers, counter_balances, counter_move
 from engine import IllegalMove, games
 from engine.rng import new_seed
-from tables import economy, presence, reads, recent, scheduler, table_types, writes
+from tables import economy, presence, reads, recent, scheduler, stats, table_types, writes
 from tables.models import Game, Seat, Table, TableMove
 
 log = logging.getLogger(__name__)
 
 TURN_TIMERS = (15, 30, 60)
+COACH_LIMITS = (0, 1, 3, 5)  # « Conseil » uses per seat and match a host may choose (0: none)
 LEAVE_MESSAGE = "Pour quitter la partie, utilise le bouton « Quitter »."
 SEAT_RELEASED = "Tu as quitté cette table : ta place est libre."
 
@@ -60,8 +61,12 @@ def table_create(
     turn_timer_s: int = 30,
     private: bool = True,
     table_type: str = Table.Type.FRIENDS,
+    rated: bool = False,
+    spectators_chat: bool = False,
+    coach_limit: int = 3,
 ) -> Table:
-    """A new table with the host at seat 0 and bots where asked ({position: level}).
+    """A new table with the host at seat 0 and bots where asked ({position: level}). `spectators_chat`: the
+    spectators may write in the table's chat (tables.spectators).
 
     An Arena plays the engine's three-round format (plus its tie-breaks) for an entry stake, and is listed in
     the lobby; a quick-start table is public and friendly (tables.quick_start fills and starts it)."""
@@ -94,13 +99,16 @@ def table_create(
         raise TableError("Cette mise n'est pas autorisée pour ce jeu.", "stake")
     if turn_timer_s not in TURN_TIMERS:
         raise TableError("Ce temps par coup n'est pas proposé.", "timer")
+    if coach_limit not in COACH_LIMITS:
+        raise TableError("Ce nombre de conseils n'est pas proposé.", "coach")
     bot_levels = bot_levels or {}
     if any(pos <= 0 or pos >= seats_count or level not in (1, 2, 3) for pos, level in bot_levels.items()):
         raise TableError("Les robots doivent occuper des places libres, au niveau 1, 2 ou 3.", "bots")
     economy.ensure_can_stake(host, stake)
     table = Table.objects.create(
         game=game, host=host, seats_count=seats_count, options=options, stake=stake,
-        turn_timer_s=turn_timer_s, private=private, table_type=table_type,
+        turn_timer_s=turn_timer_s, private=private, table_type=table_type, rated=bool(rated),
+        spectators_chat=bool(spectators_chat), coach_limit=coach_limit,
     )
     Seat.objects.create(table=table, position=0, user=host)
     for position, level in sorted(bot_levels.items()):
@@ -197,17 +205,26 @@ def match_start(*, table: Table) -> Table:
 
 # --- moves ----------------------------------------------------------------------------------
 
-def play_move(*, table_id: int, seat: int, move, expected_version: int | None, actor: str = "player") -> MoveOutcome:
-    """Apply one move under a row lock (PostgreSQL) / write lock (SQLite BEGIN IMMEDIATE).
+NOT_SEATED = "not_seated"
+
+
+def play_move(*, table_id: int, seat: int | None = None, user_id: int | None = None, move,
+              expected_version: int | None, actor: str = "player") -> MoveOutcome:
+    """Apply one move under a row lock (PostgreSQL) / write lock (SQLite BEGIN IMMEDIATE), for `seat`, or for
+    the place `user_id` holds (read with the locked table: a player's move; not seated: error `not_seated`).
 
     A stale or duplicate submission (expected_version not current) changes nothing and is
     answered with the current version, so the client resyncs. Illegal moves raise nothing:
     the outcome carries the engine's French message and the state is untouched.
     """
     with transaction.atomic():
-        table = reads.table_locked(table_id)
+        table = reads.table_locked(table_id, user_id=user_id)
         if table is None:
             raise Table.DoesNotExist(table_id)
+        if user_id is not None:
+            seat = table.user_position
+            if seat is None:
+                return MoveOutcome(False, table.version, IllegalMove(NOT_SEATED, "Tu n'es pas assis à cette table."))
         if expected_version is not None and expected_version != table.version:
             return MoveOutcome(False, table.version)  # stale, or a duplicate of the move that ended the match
         if table.status != Table.Status.PLAYING or table.state is None:
@@ -241,12 +258,14 @@ def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: 
         table.status = Table.Status.FINISHED
         table.finished_at = timezone.now()
         fields += ["status", "finished_at"]
-    # Version-checked write: a concurrent writer that slipped past the lock cannot double-apply.
-    if writes.table_update(table, fields, previous_version=previous) != 1:
+    # Version-checked write: a concurrent writer that slipped past the lock cannot double-apply. The state and
+    # its log entry leave in one statement (PostgreSQL).
+    if writes.table_update_and_move_append(table, fields, previous_version=previous, seat=seat, move=move,
+                                           actor=actor) != 1:
         raise RuntimeError(f"table {table.pk} changed under its lock")
-    writes.move_append(table_id=table.pk, seq=table.version, seat=seat, move=move, actor=actor)
     if result is not None:
         economy.match_settle(table=table, result=result)
+        stats.match_record_safe(table=table, result=result)  # after the payouts: it reads their entries
     scheduler.after_commit_move(table)
 
 
@@ -313,22 +332,30 @@ def seat_abandon(*, table_id: int, user: User) -> None:
                       events=_events)
 
 
-def replay_steps(table: Table):
-    """(version, state) after each move of the log, rebuilt from the seed (audits: what each seat could know
-    at each version)."""
+def replay_moves(table: Table, moves=None):
+    """(move, state after it, its events) for each move of the log, rebuilt from the seed: the one replay of
+    a table (audits, tests, and the replay pages: tables.replays). `moves`: the log already read."""
     engine = engine_for(table)
     state = None
-    for entry in table.moves.order_by("seq"):
+    for entry in table.moves.order_by("seq") if moves is None else moves:
         action = entry.move.get("action")
+        events: list = []
         if action == "start":
             state = engine.new_match(table.seats_count, table.options, table.seed)
             if "balances" in entry.move:
                 state = engine.with_joker_balances(
                     state, {int(position): count for position, count in entry.move["balances"].items()})
         elif action == "leave":
-            state, _ = engine.leave(state, entry.seat)
+            state, events = engine.leave(state, entry.seat)
         else:
-            state, _ = engine.apply(state, entry.seat, entry.move)
+            state, events = engine.apply(state, entry.seat, entry.move)
+        yield entry, state, events
+
+
+def replay_steps(table: Table):
+    """(version, state) after each move of the log, rebuilt from the seed (audits: what each seat could know
+    at each version)."""
+    for entry, state, _events in replay_moves(table):
         yield entry.seq, state
 
 

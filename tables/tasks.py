@@ -87,6 +87,14 @@ def next_round(table_id: int, version: int) -> None:
 
 
 @shared_task(ignore_result=True)
+def rearm_tables() -> None:
+    """Redis restarted (rummy_site.celery: its queued tasks are gone): every table in play re-armed."""
+    from tables.scheduler import rearm_all
+
+    rearm_all()
+
+
+@shared_task(ignore_result=True)
 def expire_turns() -> int:
     """The move timers, queued every second by each worker (rummy_site.celery.MoveTimers): each table whose
     current decision is past its deadline gets the rules' autoplay for it; each quick-start table whose wait is

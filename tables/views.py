@@ -4,15 +4,16 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import SuspiciousOperation
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.http.request import RawPostDataException
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from engine import games as engines
-from tables import commands, quick_start, rendering, services
-from tables.forms import TableCreateForm, playable_games
+from engine.bots import strength
+from tables import commands, live, quick_start, rendering, replays, services, spectators
+from tables.forms import TableCreateForm, live_slugs, playable_games
 from tables.models import Game, RulesPage, Table
 from tables.presenters import table_context
 from tables.presenters.frame import seat_name
@@ -31,7 +32,9 @@ def rules_index(request):
 
 def rules_page(request, slug: str):
     page = get_object_or_404(RulesPage.objects.select_related("game"), game__slug=slug, game__published=True)
-    return render(request, "tables/rules_page.html", {"page": page, "game": page.game})
+    return render(request, "tables/rules_page.html", {
+        "page": page, "game": page.game, "bot_strength": strength.levels_fr(slug),
+        "bot_strength_date": strength.date_fr(slug), "ranked": slug in live_slugs()})
 
 
 def open_tables():
@@ -40,6 +43,16 @@ def open_tables():
         .select_related("game", "host")
         .prefetch_related("seats")
         .order_by("-created")[:50]
+    )
+
+
+def playing_tables():
+    """Public tables being played: the lobby's « Regarder »."""
+    return (
+        Table.objects.filter(status=Table.Status.PLAYING, private=False)
+        .select_related("game", "host")
+        .prefetch_related("seats__user")
+        .order_by("-started_at")[:30]
     )
 
 
@@ -63,12 +76,15 @@ def lobby(request):
     slug = request.GET.get("jeu")
     game = playable_games().filter(slug=slug).first() if slug else None
     form = TableCreateForm(game=game) if request.user.is_authenticated else None
-    mine = []
+    mine, finished = [], []
     if request.user.is_authenticated:
         mine = (Table.objects.filter(seats__user=request.user, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
                 .select_related("game").distinct()[:20])
+        finished = (Table.objects.filter(seats__user=request.user, status=Table.Status.FINISHED)
+                    .select_related("game").distinct().order_by("-finished_at")[:10])
     tables = list(open_tables())
     context = {"tables": tables, "rows": lobby_rows(tables), "form": form, "my_tables": mine,
+               "watch_rows": lobby_rows(list(playing_tables())), "finished_tables": finished,
                "requested": slug, "requested_unplayable": bool(slug and game is None),
                "quick_games": playable_games(), "quick_wait_s": int(settings.QUICK_START_WAIT_SECONDS)}
     if request.htmx and request.GET.get("fragment") == "list":
@@ -88,7 +104,9 @@ def table_new(request):
                 host=request.user, game=form.cleaned_data["game"], seats_count=form.cleaned_data["seats_count"],
                 bot_levels=form.bot_levels(), options=form.engine_options(), stake=form.cleaned_data["stake"],
                 turn_timer_s=form.cleaned_data["turn_timer_s"], private=form.cleaned_data["private"],
-                table_type=form.cleaned_data["table_type"],
+                table_type=form.cleaned_data["table_type"], rated=form.cleaned_data.get("rated", False),
+                spectators_chat=form.cleaned_data.get("spectators_chat", False),
+                coach_limit=form.cleaned_data["coach_limit"],
             )
         except services.TableError as error:
             form.add_error(None, error.message)
@@ -129,6 +147,11 @@ def table_invite(request, token: str):
     try:
         services.seat_join(table=table, user=request.user)
     except services.TableError as error:
+        if table.status in spectators.WATCHABLE:
+            # The friend's match has started (or ended): the link lets him watch it instead.
+            spectators.grant(request.session, table.pk)
+            messages.info(request, "La partie a déjà commencé : tu la regardes en spectateur.")
+            return redirect("tables:watch", table.pk)
         messages.error(request, error.message)
         return redirect("tables:lobby")
     return redirect(table)
@@ -147,6 +170,8 @@ def table_page(request, table_id: int):
     seats = list(table.seats.select_related("user"))
     me = next((s for s in seats if s.user_id == request.user.pk), None)
     if me is None:
+        if spectators.watch_refusal(table, request.session) is None:
+            return redirect("tables:watch", table.pk)
         messages.error(request, "Tu n'es pas assis à cette table.")
         return redirect("tables:lobby")
     context = table_context(table, seats, me)
@@ -158,6 +183,76 @@ def table_page(request, table_id: int):
     context["quick_wait_s"] = int(settings.QUICK_START_WAIT_SECONDS)
     context["live"] = rendering.render_parts(context, request)
     return render(request, "tables/table.html", context)
+
+
+@login_required
+def table_watch(request, table_id: int):
+    """The spectator's page: the engine's public view only, pushed live like a seat's (tables.spectators)."""
+    table = get_object_or_404(Table.objects.select_related("game", "host"), pk=table_id)
+    seats = list(table.seats.select_related("user"))
+    if any(s.user_id == request.user.pk for s in seats):
+        return redirect(table)
+    refusal = spectators.watch_refusal(table, request.session)
+    if refusal is not None:
+        messages.error(request, refusal)
+        return redirect("tables:lobby")
+    context = table_context(table, seats, None)
+    context["game"] = table.game
+    context["spectating"] = True
+    context["partner_teams"] = partner_teams(table, seats)
+    context["live"] = rendering.render_parts(context, request)
+    return render(request, "tables/table.html", context)
+
+
+def _replayable(request, table_id: int) -> Table:
+    table = get_object_or_404(Table.objects.select_related("game", "host"), pk=table_id)
+    refusal = replays.replay_refusal(table, request.user, request.session)
+    if refusal is not None:
+        raise Http404(refusal)
+    return table
+
+
+@login_required
+def table_replays(request, table_id: int):
+    """« Revoir »: the table's finished rounds (tables.replays)."""
+    table = _replayable(request, table_id)
+    rounds = [{"number": r.number, "moves": len(r.steps) - 1} for r in replays.rounds(table)]
+    seated = table.seats.filter(user_id=request.user.pk).exists()
+    return render(request, "tables/replays.html", {"table": table, "game": table.game, "rounds": rounds,
+                                                   "match_over": replays.match_over(table), "seated": seated})
+
+
+REPLAY_PARTS = ("status", "opponents", "centre", "scores", "round_end", "move_log")
+
+
+@login_required
+def table_replay(request, table_id: int, number: int):
+    """One finished round, step by step (?etape=N): the public view after each move, the hands at the end
+    once the match is over. Buttons and arrow keys (static/js/replay.js) fetch the steps with htmx."""
+    table = _replayable(request, table_id)
+    rnd = replays.finished_round(table, number)
+    if rnd is None:
+        raise Http404("Cette manche n'existe pas ou n'est pas encore terminée.")
+    last = len(rnd.steps) - 1
+    try:
+        index = min(max(int(request.GET.get("etape", 0)), 0), last)
+    except (TypeError, ValueError, OverflowError):
+        index = 0
+    seats = list(table.seats.select_related("user"))
+    context = table_context(replays.step_table(table, rnd, index), seats, None)
+    match_over = replays.match_over(table)
+    names = {s["position"]: s["name"] for s in context["seats"]}
+    context.update({
+        "game": table.game, "real_table": table, "round": rnd, "index": index, "last": last,
+        "match_over": match_over, "replaying": True,
+        "hands": replays.hands_at(table, rnd.steps[index].state, names) if match_over and index == last else [],
+        "seated": any(s.user_id == request.user.pk for s in seats),
+    })
+    parts = {**context, "csrf_input": ""}
+    context["live"] = {part: live.render_part(part, parts) for part in REPLAY_PARTS}
+    if request.htmx:
+        return render(request, "tables/replay.html#replay_step", context)
+    return render(request, "tables/replay.html", context)
 
 
 @login_required
@@ -218,7 +313,7 @@ def table_action(request, table_id: int):
             payload = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
     except (ValueError, RecursionError, SuspiciousOperation):  # bad JSON, "[[[[…", too many fields
         return HttpResponseBadRequest(commands.error_html("Message illisible."))
-    reply = commands.handle_frame(table_id, request.user.pk, payload)
+    reply = commands.handle_frame(table_id, request.user.pk, payload, session=request.session)
     if reply is None:
         reply = rendering.render_for_user(table_id, request.user.pk) or ""
     return HttpResponse(reply)

@@ -18,6 +18,32 @@ def _value(model, name: str, value):
     return model._meta.get_field(name).get_db_prep_save(value, connection)
 
 
+def table_update_and_move_append(table: Table, fields: list[str], *, previous_version: int, seat: int | None,
+                                 move, actor: str) -> int:
+    """`table_update`, then `move_append` of the move numbered with the table's new version, in one round trip
+    on PostgreSQL (one statement: the log row is written only if the table row was); the number of table rows
+    written."""
+    if connection.vendor != "postgresql":
+        written = table_update(table, fields, previous_version=previous_version)
+        if written == 1:
+            move_append(table_id=table.pk, seq=table.version, seat=seat, move=move, actor=actor)
+        return written
+    assignments = ", ".join(f"{_column(Table, name)} = %s" for name in fields)
+    params = [_value(Table, name, getattr(table, name)) for name in fields] + [table.pk, previous_version]
+    values = {"table": table.pk, "seq": table.version, "seat": seat, "move": move, "actor": actor,
+              "created": timezone.now()}
+    columns = ", ".join(_column(TableMove, name) for name in MOVE_FIELDS)
+    params += [_value(TableMove, name, values[name]) for name in MOVE_FIELDS if name != "table"]
+    placeholders = ", ".join(["u.id"] + ["%s"] * (len(MOVE_FIELDS) - 1))
+    table_id = _column(Table, "id")
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH u AS (UPDATE {connection.ops.quote_name(Table._meta.db_table)} SET {assignments} "
+                       f"WHERE {table_id} = %s AND {_column(Table, 'version')} = %s RETURNING {table_id} AS id) "
+                       f"INSERT INTO {connection.ops.quote_name(TableMove._meta.db_table)} ({columns}) "
+                       f"SELECT {placeholders} FROM u", params)
+        return cursor.rowcount
+
+
 def table_update(table: Table, fields: list[str], *, previous_version: int) -> int:
     """Write `fields` of the table if its version is still `previous_version`; the number of rows written."""
     assignments = ", ".join(f"{_column(Table, name)} = %s" for name in fields)

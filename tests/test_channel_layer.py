@@ -129,3 +129,31 @@ async def test_the_redis_layer_carries_a_whole_push_over_resp2():
     assert await asyncio.wait_for(layer.receive(channel), 5) == {"type": "table.html", "html": html, "version": 7}
     await layer.group_discard("table.999.seat.0", channel)
     await layer.flush()
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="Redis mode only")
+async def test_the_redis_layer_hands_a_group_message_to_each_direct_handler_decoded_once():
+    """rummy_site.redis_layer: the sockets of a table that take their pushes directly each get the one
+    decoded message; what a handler does not take, and a channel without a handler, is queued as before."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    direct, other, queued = [await layer.new_channel() for _ in range(3)]
+    for channel in (direct, other, queued):
+        await layer.group_add("table.998", channel)
+    got: dict[str, list] = {direct: [], other: []}
+    for channel in (direct, other):
+        layer.deliver_to(channel, lambda m, c=channel: m["type"] == "table.push" and not got[c].append(m))
+    push = {"type": "table.push", "version": 3, "seat.1.0": "<p>a</p>", "seat.2.1": "<p>b</p>"}
+    await layer.group_send("table.998", push)
+    await layer.group_send("table.998", {"type": "seat.released", "user": 1})
+    assert await asyncio.wait_for(layer.receive(queued), 5) == push
+    assert await asyncio.wait_for(layer.receive(queued), 5) == {"type": "seat.released", "user": 1}
+    assert await asyncio.wait_for(layer.receive(direct), 5) == {"type": "seat.released", "user": 1}
+    assert got[direct] == [push] and got[other] == [push] and got[direct][0] is got[other][0]
+    layer.stop_delivering_to(direct)
+    await layer.group_send("table.998", push)
+    assert await asyncio.wait_for(layer.receive(direct), 5) == push
+    for channel in (direct, other, queued):
+        await layer.group_discard("table.998", channel)
+    await layer.flush()

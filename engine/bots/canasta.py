@@ -23,6 +23,10 @@ so a turn always ends.
   out when the opponents hold many cards or the hand is running out and holds back when its team has
   more to gain, asks its partner before going out while the partner holds many cards and answers the
   question from its own hand.
+
+Every level's plan, when it may go out, first looks for a way out exhaustively (`Planner.going_out`):
+which piece is the discard, every split of the wilds between the team's melds and the new melds, the 2s
+of the tile game as a meld of 2s; so a partner's « oui » (which binds) is always honoured.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ DANGER_WEIGHT = {1: 0.0, 2: 0.5, 3: 1.5}  # points per pile card a discard risks
 BEGINNER_SLIP = 0.25  # level 1 throws a random loose card this often
 BLOCK = "3B"  # key of a blocking 3 (black 3s, blue and black 3-tiles)
 CANASTA = 7  # pieces in a canasta
+OUT_NODES = 4000  # search nodes at most when looking for a way to go out
 
 
 # ---------------------------------------------------------------- the two rule sets
@@ -213,6 +218,8 @@ class Style:
 
     open_with_wilds: bool = True  # wilds may help reach the minimum (pairs with a wild, wilds added)
     close_from: int = 4  # smallest meld a level closes into a canasta with wilds
+    shed: bool = False  # also meld pairs with a wild and lay spare wilds off (pieces safe from going out)
+    keep_pairs: bool = False  # keep a natural pair of a rank its team has melded (to take the pile with)
 
 
 class Planner:
@@ -309,12 +316,152 @@ class Planner:
                     self._lay(actions, by_key[k], a["cards"], pool)
                 else:
                     self._meld(actions, mine, a["cards"], pool)
+        if may_go_out:
+            out = self.going_out(seen)
+            if out is not None:
+                return out
         self._naturals(actions, mine, pool, may_go_out)
         self._close(seen, actions, mine, pool, may_go_out)
         if may_go_out and any(m.canasta for m in mine):
             self._naturals(actions, mine, pool, may_go_out)
             self._dump(actions, mine, pool)
+        elif self.style.shed and seen.opened:
+            self._dump(actions, mine, pool, floor=2)
         return Plan(actions, pool, any(m.canasta for m in mine))
+
+    # -- going out: every way of placing the last pieces
+
+    def going_out(self, seen: Seen) -> Plan | None:
+        """The best way to go out this turn, or None when there is none.
+
+        Exhaustive (bounded by `OUT_NODES`): which piece is left for the discard (none: `go_out`, where the
+        rules have it), then every split of the wilds between the team's melds and the new melds the hand's
+        naturals make (in the tile game the 2s may also be the naturals of a meld of 2s), each meld valid as
+        the engine checks it; a canasta after the turn; the minimum when the team must still open (or, in
+        the card game, a concealed going out). The best split has the most points laid plus canasta bonuses."""
+        spec = self.spec
+        hand = list(seen.hand)
+        if not hand:
+            return None
+        naturals, wilds, blocks = self.groups(hand)
+        by_key = {m.key: m for m in seen.mine}
+        # quick refusals: loose naturals with no meld of their rank can only be the discard
+        loose = sum(1 for k, cs in naturals.items() if len(cs) == 1 and k not in by_key)
+        pairs = sum(1 for k, cs in naturals.items() if len(cs) == 2 and k not in by_key)
+        if blocks and not (spec.game.rules.black_three_meld and 3 <= len(blocks) <= 4):
+            loose += len(blocks)
+        if loose > 1 or pairs > len(wilds) + 1:
+            return None
+        choices: list[str | None] = [None] if spec.go_out_action else []
+        seen_kinds = set()
+        for c in hand:
+            kind = (spec.key(c), spec.is_joker(c), spec.value(c))
+            if kind not in seen_kinds:
+                seen_kinds.add(kind)
+                choices.append(c)
+        best = None
+        for left in choices:
+            pool = list(hand)
+            if left is not None:
+                pool.remove(left)
+            found = self._place_all(seen, pool)
+            if found is not None and (best is None or found[0] > best[0]):
+                best = (found[0], found[1], left)
+        if best is None:
+            return None
+        _, placed, left = best
+        actions: list[dict] = []
+        for m, use in placed:
+            if m.id:
+                actions.append({"action": "lay_off", "cards": use, "meld_id": m.id})
+        actions = [{"action": "meld", "cards": use} for m, use in placed if not m.id] + actions
+        return Plan(actions, [left] if left is not None else [], True)
+
+    def _place_all(self, seen: Seen, pool: list[str]):
+        """(score, [(meld, pieces added)]) placing every piece of `pool`, or None."""
+        spec = self.spec
+        rules = spec.game.rules
+        naturals, wilds, blocks = self.groups(pool)
+        by_key = {m.key: m for m in seen.mine}
+        targets: list[tuple[Meld, list[str]]] = []  # (meld, naturals from the hand)
+        for k, cs in naturals.items():
+            if k in by_key:
+                targets.append((by_key[k], list(cs)))
+            elif len(cs) >= 2:
+                targets.append((Meld("", k, [], 0), list(cs)))
+            else:
+                return None
+        for m in seen.mine:
+            if m.key not in naturals and m.key != "3":
+                targets.append((m, []))
+        fixed: list[tuple[Meld, list[str]]] = []
+        if blocks:
+            if not (rules.black_three_meld and 3 <= len(blocks) <= 4):
+                return None
+            fixed.append((Meld("", "3", [], 0), list(blocks)))
+        twos = [c for c in wilds if not spec.is_joker(c)]
+        jokers = [c for c in wilds if spec.is_joker(c)]
+        if spec.tiles and "2" not in by_key:
+            targets.append((Meld("", "2", [], 0), []))  # a new meld of 2s
+        # most constrained first: new melds (need wilds or not), then the melds that may close a canasta
+        targets.sort(key=lambda t: (bool(t[0].id), -(t[0].size + len(t[1]))))
+        value = sum(spec.value(c) for c in pool)
+        opened_before = seen.opened_before
+        need = 0 if seen.opened else seen.minimum - seen.staged_points
+        concealed = rules.concealed is not None and not opened_before
+        state = {"best": None, "nodes": 0}
+        chosen: list[tuple[Meld, list[str]]] = []
+
+        def finish():
+            metas = chosen + fixed
+            canasta = any(m.canasta for m in seen.mine)
+            bonus = 0
+            for m, use in metas:
+                after = m.pieces + use
+                if len(after) >= CANASTA:
+                    canasta = True
+                    kind_after = spec.game.meld_kind(m.key, after)
+                    kind_before = spec.game.meld_kind(m.key, m.pieces)
+                    bonus += rules.bonus.get(kind_after, 0) - rules.bonus.get(kind_before, 0) if kind_before \
+                        else rules.bonus.get(kind_after, 0)
+            if not canasta:
+                return
+            if value < need and not (concealed and any(not m.id and len(use) >= CANASTA for m, use in metas)
+                                     or concealed and any(m.canasta for m in seen.mine)):
+                return
+            score = value + bonus
+            if state["best"] is None or score > state["best"][0]:
+                state["best"] = (score, [(m, list(use)) for m, use in metas if use])
+
+        def walk(i: int, t2: int, tj: int):
+            state["nodes"] += 1
+            if state["nodes"] > OUT_NODES:
+                return
+            r2, rj = len(twos) - t2, len(jokers) - tj
+            if i == len(targets):
+                if r2 == 0 and rj == 0:
+                    finish()
+                return
+            m, nat = targets[i]
+            key = m.key
+            twos_meld = key == "2"
+            cap = len(twos) if twos_meld else rules.max_wilds
+            for a in range(min(r2, cap), -1, -1):
+                for b in range(min(rj, rules.max_wilds), -1, -1):
+                    use = nat + twos[t2:t2 + a] + jokers[tj:tj + b]
+                    if not use:
+                        if not m.id and not twos_meld and nat:
+                            continue
+                        walk(i + 1, t2, tj)
+                        continue
+                    if not spec.valid(key, m.pieces + use):
+                        continue
+                    chosen.append((m, use))
+                    walk(i + 1, t2 + a, tj + b)
+                    chosen.pop()
+
+        walk(0, 0, 0)
+        return state["best"]
 
     def floor(self, mine: list[Meld], may_go_out: bool) -> int:
         """Pieces the table actions must leave in hand."""
@@ -330,6 +477,8 @@ class Planner:
             target = next((m for m in mine if m.key == k), None)
             room = len(pool) - self.floor(mine, may_go_out)
             if target is not None:
+                if self.style.keep_pairs and len(cs) == 2 and not target.canasta and target.size < CANASTA - 2:
+                    continue
                 use = cs[:max(0, room)]
                 if use and spec.valid(k, target.pieces + use):
                     self._lay(actions, target, use, pool)
@@ -354,10 +503,13 @@ class Planner:
                 continue
             self._lay(actions, m, use, pool)
 
-    def _dump(self, actions, mine, pool):
-        """Going out: pairs with a wild, wilds wherever they fit, a black-3 meld (cards) last."""
+    def _dump(self, actions, mine, pool, floor: int | None = None):
+        """Going out (or shedding down to `floor` pieces): pairs with a wild, wilds wherever they fit (a
+        clean canasta kept clean when shedding), a black-3 meld (cards) last."""
         spec = self.spec
-        floor = 0 if spec.go_out_action else 1
+        shedding = floor is not None
+        if floor is None:
+            floor = 0 if spec.go_out_action else 1
         naturals, wilds, blocks = self.groups(pool)
         for k, cs in naturals.items():
             if len(cs) == 2 and not any(m.key == k for m in mine) and wilds and len(pool) - 3 >= floor \
@@ -367,11 +519,14 @@ class Planner:
             if len(pool) - 1 < floor:
                 return
             for m in sorted(mine, key=lambda m: -m.size):
+                if shedding and m.canasta and m.clean:
+                    continue
                 if spec.valid(m.key, [*m.pieces, w]):
                     self._lay(actions, m, [w], pool)
                     break
         blocks = [c for c in pool if spec.key(c) == BLOCK]
-        if spec.go_out_action and 3 <= len(blocks) <= 4 and len(pool) == len(blocks) and spec.valid("3", blocks):
+        if not shedding and spec.go_out_action and 3 <= len(blocks) <= 4 and len(pool) == len(blocks) \
+                and spec.valid("3", blocks):
             self._meld(actions, mine, blocks, pool)
 
     def _meld(self, actions, mine, use, pool):

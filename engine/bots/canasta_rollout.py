@@ -18,6 +18,7 @@ from engine.bots.canasta import BLOCK, Meld, Planner, Seen, Spec, Style, discard
 
 POLICY = Style()
 MAX_TURNS = 16  # turns played at most in one playout (then scored from the hands as they are)
+MAX_TURNS_TILES = 48  # the tile game: its hands are short races, played to their end
 
 
 class Hand:
@@ -176,7 +177,9 @@ class Hand:
             return
         self.meld_and_discard(seat)
 
-    def play_out(self, turns: int = MAX_TURNS) -> None:
+    def play_out(self, turns: int | None = None) -> None:
+        if turns is None:
+            turns = MAX_TURNS_TILES if self.spec.tiles else MAX_TURNS
         for _ in range(turns):
             if self.over:
                 return

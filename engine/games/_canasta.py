@@ -103,6 +103,25 @@ class CanastaGame(Game):
     rules: CanastaRules
     info: GameInfo
     family = "team_meld"
+    stats_low_is_better = False
+    stats_labels = {"rounds_won": "Manches gagnées (équipe)", "canastas": "Canastas de l'équipe",
+                    "went_out": "Sorties"}
+
+    def round_stats(self, row: dict, seat: int) -> tuple[int | None, dict]:
+        """Round points and canastas are the team's; going out is the player's own."""
+        points = row.get("points") or {}
+        team = team_of(seat)
+        if team not in points:
+            return None, {}
+        other = "B" if team == "A" else "A"
+        counters = {}
+        if points[team] > points.get(other, points[team]):
+            counters["rounds_won"] = 1
+        if row.get("canastas", {}).get(team):
+            counters["canastas"] = row["canastas"][team]
+        if row.get("went_out") == seat:
+            counters["went_out"] = 1
+        return int(points[team]), counters
     move_shape = {
         **moves.BASE_SHAPE,
         "card": moves.CARD, "tile": moves.CARD,
@@ -801,7 +820,7 @@ class CanastaGame(Game):
             events = [event("team_lay_off", seat=seat, team=team, meld_id=meld_id, rank=rank, pieces=list(pieces))]
         if before < CANASTA_SIZE <= len(meld["pieces"]):
             events.append(event("canasta", seat=seat, team=team, meld_id=meld["id"], rank=rank,
-                                canasta=self.meld_kind(rank, meld["pieces"])))
+                                canasta=self.meld_kind(rank, meld["pieces"]), material=self.P.kind))
         return events
 
     def _do_pass(self, state, seat, move):
@@ -1100,8 +1119,10 @@ class CanastaGame(Game):
                              "went_out": went_out, "hands": [self.P.sort(h) for h in new["hands"]],
                              "teams": teams}
         points = {t: teams[t]["total"] for t in TEAMS}
+        canastas = {t: sum(teams[t]["canastas"].values()) for t in TEAMS}
         new["history"] = [*new["history"], {"round": new["round"], "dealer": new["dealer"], "ending": ending,
-                                            "went_out": went_out, "points": points, "totals": dict(totals)}]
+                                            "went_out": went_out, "points": points, "totals": dict(totals),
+                                            "canastas": canastas}]
         new["phase"] = ROUND_OVER
         new["staged"] = []
         new["question"] = None

@@ -101,6 +101,15 @@ class TableMeldGame(dd.DrawDiscardGame):
     family = "table_meld"
     # The round-end banner of an ending worth celebrating (« Main lisse ! »…), by the `ending` of `last_round`.
     ending_labels = {"main_lisse": "Main lisse !", "going_rami": "Going Rami !", "chasse": "Chasse !"}
+    # A game's special ending (main lisse, going rami, chasse) counted per winner in its statistics.
+    stats_labels = {"rounds_won": "Manches gagnées"}
+
+    def round_stats(self, row: dict, seat: int) -> tuple[int | None, dict]:
+        value, counters = super().round_stats(row, seat)
+        ending = row.get("ending")
+        if row.get("winner") == seat and ending in self.stats_labels:
+            counters = {**counters, ending: 1}
+        return value, counters
     phase_hints = {
         **dd.DrawDiscardGame.phase_hints,
         "DRAW": "Pioche une carte ou prends la défausse.",
@@ -801,6 +810,10 @@ class TableMeldGame(dd.DrawDiscardGame):
             wilds.update(m.wild_map)
         return {"melds": [list(m.cards) for m in plan.melds], "deadwood": list(plan.left),
                 "points": self.hand_points(list(plan.left)), "wilds": wilds}
+
+    def disposition(self, hand: list[str]) -> dict | None:
+        """The round end counts a hand as it is: its best arrangement says what it could have kept."""
+        return self.arrangement(hand)
 
     def view(self, state: dict, seat: int) -> dict:
         dd.check_seat(state, seat)

@@ -136,6 +136,21 @@ class GinRami(dd.DrawDiscardGame):
     deck = DECK
     deck_set = frozenset(DECK)
     turn_actions = frozenset({"draw_stock", "take_discard", "pass", "discard", "knock"})
+    stats_labels = {"rounds_won": "Manches gagnées", "gin": "Gins", "undercut": "Contres (undercut)"}
+
+    def round_stats(self, row: dict, seat: int) -> tuple[int | None, dict]:
+        """The round's winner is the knocker, or the player who undercut him."""
+        value, _ = super().round_stats(row, seat)
+        if value is None:
+            return None, {}
+        ending = row.get("ending")
+        winner = row.get("undercutter") if ending == "undercut" else row.get("knocker")
+        counters = {}
+        if winner == seat:
+            counters["rounds_won"] = 1
+            if ending in ("gin", "undercut"):
+                counters[ending] = 1
+        return value, counters
 
     # -- deal
 

@@ -25,6 +25,7 @@ class Rami(TableMeldGame):
     deck_set = frozenset(DECK)
     turn_actions = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "swap_joker", "undo", "discard",
                               "go_out"})
+    stats_labels = {"rounds_won": "Manches gagnées", "main_lisse": "Mains lisses"}
     hand_size = 13
     threshold = 30
     rules = RULES

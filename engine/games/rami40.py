@@ -25,6 +25,7 @@ class Rami40(TableMeldGame):
     deck = DECK
     deck_set = frozenset(DECK)
     turn_actions = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "swap_joker", "undo", "discard"})
+    stats_labels = {"rounds_won": "Manches gagnées", "going_rami": "Going Rami"}
     hand_size = 13
     threshold = 40
     rules = RULES

@@ -45,6 +45,8 @@ class RamiTraditionnel(TableMeldGame):
     deck = DECK
     deck_set = frozenset(DECK)
     turn_actions = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "undo", "discard", "go_out"})
+    stats_labels = {"rounds_won": "Manches gagnées", "chasse": "Chasses"}
+    stats_low_is_better = False  # only the round's winner scores
     hand_size = 10
     threshold = None
     rules = RULES

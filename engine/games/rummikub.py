@@ -292,6 +292,7 @@ class Rummikub(Game):
     actions = frozenset({"draw_stock", "pass", "rearrange", "undo", "end_turn", "next_round", "leave"})
     tiles = _tiles.TILES
     family = "tiles"
+    stats_low_is_better = False  # the round's winner scores what the others keep
     action_labels = {
         "draw_stock": "Piocher",
         "pass": "Passer",

@@ -91,6 +91,14 @@ class Thanasis(dd.DrawDiscardGame):
     deck = DECK
     deck_set = frozenset(DECK)
     turn_actions = frozenset({"draw_stock", "discard", "close"})
+    stats_labels = {"rounds_won": "Fermetures", "thanasis": "Thanasis (fermer à 0 point)"}
+
+    def round_stats(self, row: dict, seat: int) -> tuple[int | None, dict]:
+        """A close counts as a round won; a Thanasis is a close with nothing left outside melds."""
+        value, counters = super().round_stats(row, seat)
+        if row.get("closer") == seat and row.get("thanasis"):
+            counters = {**counters, "thanasis": 1}
+        return value, counters
 
     # -- deal
 

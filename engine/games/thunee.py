@@ -313,6 +313,15 @@ class Thunee(Game):
     info = GameInfo(slug="thunee", name="Thunee", min_players=4, max_players=4, default_players=4,
                     options=OPTIONS, teams=True)
     family = "tricks"
+    stats_low_is_better = False
+    stats_labels = {"rounds_won": "Donnes gagnées (équipe)"}
+
+    def round_stats(self, row: dict, seat: int) -> tuple[int | None, dict]:
+        """A deal scores balls for one team only: the balls it won, 0 for the other."""
+        if "team" not in row:
+            return None, {}
+        won = row["team"] == team_of(seat)
+        return (int(row.get("balls_won") or 0) if won else 0), ({"rounds_won": 1} if won else {})
     move_shape = {
         **moves.BASE_SHAPE,
         "value": tr.IntChoice(BIDS),

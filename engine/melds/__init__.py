@@ -17,7 +17,9 @@ may stand for itself, but it never counts as a natural for `min_naturals` or the
 rule. Left out of melds it counts its face value; a printed joker counts `joker_value`.
 
 How it works: see engine.melds.structure (per-suit solutions) and engine.melds.solver (sets across
-suits, wilds). `engine.melds.table` (table melds of the rummy family) lives beside it.
+suits, wilds). Hands without wilds and with one copy of each face (every Gin hand) take a shortcut,
+engine.melds.plain (the hand as one int, bit tricks, no memo), with the same answers.
+`engine.melds.table` (table melds of the rummy family) lives beside it.
 """
 
 from engine.melds.arrange import Arrangement, best_arrangement

@@ -4,9 +4,10 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from engine.cards import RANKS, SUITS, sort_key
-from engine.melds.rules import NATURAL, WILD, MeldRules, compiled
+from engine.melds import plain
+from engine.melds.rules import DEAD, DEAD_SHIFT, NATURAL, WILD, MeldRules, compiled
 from engine.melds.solver import pack, structure_of, unpack
-from engine.melds.structure import INF, Structure
+from engine.melds.structure import INF, Structure, min_plus
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,16 @@ class _Plan:
 def best_arrangement(hand: list[str], rules: MeldRules) -> Arrangement:
     """The least-deadwood arrangement; ties prefer more naturals in sets, then a fixed search order."""
     comp = compiled(rules)
+    packed = pack(hand, comp)
+    if comp.plain_cap and not packed & plain.REJECT:
+        points, melds, dead_cards = plain.arrangement(hand, comp.codes, packed & plain.NATURALS, comp.plain_cap,
+                                                      not packed >> DEAD_SHIFT)
+        if packed >> DEAD_SHIFT:
+            dead_cards += sorted((c for c in hand if comp.info[c][0] == DEAD), key=sort_key)
+            points += packed >> DEAD_SHIFT
+        return Arrangement(points=points, melds=melds, deadwood=dead_cards, wilds={})
     st = structure_of(comp)
-    s0, s1, s2, s3, w, _ = unpack(pack(hand, comp))
+    s0, s1, s2, s3, w, _ = unpack(packed)
     wilds = sorted((c for c in hand if c in comp.wild_values), key=lambda c: (comp.wild_values[c], sort_key(c)))
     tail = st.tail([comp.wild_values[c] for c in wilds])
     plans, dead_naturals, u = _plan_natural_melds(st, (s0, s1, s2, s3), w, tail)
@@ -62,7 +71,7 @@ def _plan_natural_melds(st: Structure, suits: tuple, w: int, tail: list[int]):
     """Melds holding naturals (wild slots still unassigned), naturals left out, wilds used."""
     s0, s1, s2, s3, _, ranks = st.prepare(*suits, w)
     kept = (s0, s1, s2, s3)
-    dead_naturals = [(s, r) for s in range(4) for r in _ranks_of(suits[s] - kept[s])]
+    dead_naturals = [(s, r) for s in range(4) if suits[s] != kept[s] for r in _ranks_of(suits[s] - kept[s])]
     combo, u = _best_combo(st, kept, ranks, w, tail)
     patterns = list(kept)
     set_need = set_cap = 0
@@ -71,7 +80,7 @@ def _plan_natural_melds(st: Structure, suits: tuple, w: int, tail: list[int]):
             patterns[s] -= opt[s]
         set_need += opt[4]
         set_cap += opt[5]
-    shares = _split_wilds(_prefixes(st, patterns, set_need, set_cap, w), u)
+    shares = _split_wilds(_prefixes(st, patterns, set_need, set_cap, w), u) if u else [0] * 5
     plans: list[_Plan] = []
     _set_plans(st, combo, shares[0], plans)
     for suit in range(4):
@@ -84,6 +93,9 @@ def _plan_natural_melds(st: Structure, suits: tuple, w: int, tail: list[int]):
 
 def _best_combo(st: Structure, suits: tuple, ranks: list[int], w: int, tail: list[int]) -> tuple[tuple, int]:
     """The set choice and the number of wilds in natural melds of the best arrangement."""
+    if not ranks:  # no set: the one choice
+        total = _total(st, list(suits), 0, 0, w)
+        return (), min(range(w + 1), key=lambda u: (total[u] + tail[w - u], -u))
     best_key, best = None, None
     for combo in product(*st.set_choices(*suits, ranks, w)):
         chosen = tuple(opt for opt in combo if opt is not None)
@@ -94,8 +106,7 @@ def _best_combo(st: Structure, suits: tuple, ranks: list[int], w: int, tail: lis
         need = sum(opt[4] for opt in chosen)
         if need > w:
             continue
-        _, prefix = _prefixes(st, p, need, sum(opt[5] for opt in chosen), w)
-        total = prefix[-1]
+        total = _total(st, p, need, sum(opt[5] for opt in chosen), w)
         naturals_in_sets = sum(opt[6] for opt in chosen)
         for u in range(w + 1):
             if total[u] < INF:
@@ -103,6 +114,19 @@ def _best_combo(st: Structure, suits: tuple, ranks: list[int], w: int, tail: lis
                 if best_key is None or key < best_key:
                     best_key, best = key, (chosen, u)
     return best
+
+
+def _total(st: Structure, patterns: list[int], need: int, cap: int, w: int) -> list[int]:
+    """total[u]: least points of the naturals when sets and suits absorb u wilds (the last of
+    `_prefixes`, without the intermediate sums)."""
+    if w == 0:  # (need is 0: the caller dropped the rest)
+        return [sum(st.vector(p, 0)[0] for p in patterns if p)]
+    size = w + 1
+    acc = [0 if need <= j <= cap else INF for j in range(size)]
+    for p in patterns:
+        if p:
+            acc = min_plus(acc, st.vector(p, w), size)
+    return acc
 
 
 def _prefixes(st: Structure, patterns: list[int], need: int, cap: int, w: int) -> tuple[list, list]:

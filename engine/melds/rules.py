@@ -95,6 +95,10 @@ class CompiledRules:
         self.codes: dict[str, int] = {}  # id -> packed code (see above)
         self.wild_values: dict[str, int] = {}  # wild id -> deadwood value
         self.structure = None  # engine.melds.structure.Structure, set on first use
+        from engine.melds import plain  # here: plain imports this module
+
+        # Hands without wilds, one copy per face, solved by engine.melds.plain: its set cap, or 0.
+        self.plain_cap = min(rules.set_max, 4) if plain.serves(rules) else 0
         wild_idx = {RANK_INDEX[r] for r in rules.wild_ranks}
         for card in _all_card_ids():
             if card.startswith("JK"):
@@ -116,10 +120,16 @@ _by_identity: dict[int, tuple[MeldRules, CompiledRules]] = {}
 _by_value: dict[MeldRules, CompiledRules] = {}
 
 
+# The rules compiled last, as one (rules, CompiledRules) tuple (one assignment: safe across threads);
+# hot callers check it before calling `compiled`.
+LAST: list[tuple] = [(object(), None)]
+
+
 def compiled(rules: MeldRules) -> CompiledRules:
     # Identity first: hashing a dataclass re-hashes all its fields on every call.
     hit = _by_identity.get(id(rules))
     if hit is not None and hit[0] is rules:
+        LAST[0] = hit
         return hit[1]
     comp = _by_value.get(rules)
     if comp is None:
@@ -128,5 +138,5 @@ def compiled(rules: MeldRules) -> CompiledRules:
         comp = _by_value[rules] = CompiledRules(rules)
     if len(_by_identity) > 4096:
         _by_identity.clear()
-    _by_identity[id(rules)] = (rules, comp)
+    _by_identity[id(rules)] = LAST[0] = (rules, comp)
     return comp

@@ -13,9 +13,12 @@ for one choice of sets is min over u of (suit vectors and set interval convolved
 
 from itertools import product
 
+from engine.melds import plain
+from engine.melds.plain import LANE, LONE, REJECT
 from engine.melds.rules import (
     DEAD,
     DEAD_SHIFT,
+    LAST,
     NATURAL,
     SUIT_MASK,
     WILD,
@@ -24,7 +27,7 @@ from engine.melds.rules import (
     MeldRules,
     compiled,
 )
-from engine.melds.structure import EVEN_BITS, INF, MEMO_LIMIT, Structure
+from engine.melds.structure import EVEN_BITS, INF, MEMO_LIMIT, Structure, min_plus
 
 _structures: dict[tuple, Structure] = {}
 
@@ -116,6 +119,43 @@ def _evaluate(st, cache, s0, s1, s2, s3, need, cap, w, tail) -> int:
                 v = cache.get(p)
                 total += (v if v is not None else st.solve_suit(p, 0, cache))[0]
         return total
+    if w == 1:  # the one wild goes to the part where it gains most (or stays out)
+        base = 0
+        gain = (0 if need <= 1 <= cap else INF) - (0 if need == 0 else INF)  # the sets' own
+        for p in (s0, s1, s2, s3):
+            if p:
+                b = cache.get(p)
+                if b is None:
+                    b = st.solve_suit(p, 1, cache)
+                base += b[0]
+                if b[1] - b[0] < gain:
+                    gain = b[1] - b[0]
+        if need:  # the sets need the wild
+            return base + tail[0]
+        return base + (gain + tail[0] if gain + tail[0] < tail[1] else tail[1])
+    if w == 2 and not need:  # two wilds: to the part gaining most from two, or to the two best parts
+        base = 0
+        m1 = 0 if cap else INF  # the two least costs of one wild in a part (sets cost nothing)
+        m2 = INF
+        two = 0 if cap >= 2 else INF  # the least cost of two wilds in one part
+        for p in (s0, s1, s2, s3):
+            if p:
+                b = cache.get(p)
+                if b is None:
+                    b = st.solve_suit(p, 2, cache)
+                v = b[0]
+                base += v
+                d = b[1] - v
+                if d < m2:
+                    if d < m1:
+                        m1, m2 = d, m1
+                    else:
+                        m2 = d
+                if b[2] - v < two:
+                    two = b[2] - v
+        if m1 + m2 < two:
+            two = m1 + m2
+        return base + min(tail[2], m1 + tail[1], two + tail[0])
     size = w + 1
     vectors = []
     for p in (s0, s1, s2, s3):
@@ -129,21 +169,35 @@ def _evaluate(st, cache, s0, s1, s2, s3, need, cap, w, tail) -> int:
     else:
         return tail[w]
     for b in vectors:
-        out = [INF] * size
-        for i in range(size):
-            a = acc[i]
-            if a < INF:
-                for j in range(size - i):
-                    x = a + b[j]
-                    if x < out[i + j]:
-                        out[i + j] = x
-        acc = out
+        acc = min_plus(acc, b, size)
     return min([acc[u] + tail[w - u] for u in range(size)])
 
 
 def deadwood(hand: list[str], rules: MeldRules) -> int:
     """Least deadwood points of the hand (exact)."""
-    comp = compiled(rules)
+    last_rules, comp = LAST[0]
+    if last_rules is not rules:
+        comp = compiled(rules)
+    if comp.plain_cap:
+        try:
+            packed = sum(map(comp.codes.__getitem__, hand))
+        except (KeyError, TypeError):
+            raise ValueError(f"not a card id in hand: {hand!r}") from None
+        if not packed & REJECT:  # no wild, no face twice (so no id twice but a dead joker's)
+            # plain.value inlined (this is the bots' innermost call)
+            a = packed & LANE
+            b = packed >> 32 & LANE
+            c = packed >> 64 & LANE
+            d = packed >> 96 & LANE
+            trips = (a & b & (c | d)) | (c & d & (a | b))
+            best = LONE[a] + LONE[b] + LONE[c] + LONE[d]
+            if trips and best:
+                best = plain.with_sets(packed, trips, comp.plain_cap, best)
+            if packed >> DEAD_SHIFT:
+                if len(set(hand)) != len(hand):
+                    raise ValueError(f"a card appears twice in hand: {hand!r}")
+                best += packed >> DEAD_SHIFT
+            return best
     st = comp.structure or structure_of(comp)
     s0, s1, s2, s3, w, dead = unpack(pack(hand, comp))
     tail = st.tail(wild_values(hand, comp)) if w else [0]
@@ -160,8 +214,10 @@ def best_discards(hand: list[str], rules: MeldRules) -> dict[str, int]:
     searched, cards of one face (or wilds of one value) sharing a search.
     """
     comp = compiled(rules)
-    st = comp.structure or structure_of(comp)
     packed = pack(hand, comp)
+    if comp.plain_cap and not packed & REJECT:
+        return _plain_discards(hand, comp, packed)
+    st = comp.structure or structure_of(comp)
     values = wild_values(hand, comp)
     s0, s1, s2, s3, w, dead = unpack(packed)
     tail = st.tail(values) if w else [0]
@@ -198,6 +254,32 @@ def best_discards(hand: list[str], rules: MeldRules) -> dict[str, int]:
         if key not in by_key:
             by_key[key] = without(card)
         out[card] = by_key[key]
+    return out
+
+
+def _plain_discards(hand: list[str], comp: CompiledRules, packed: int) -> dict[str, int]:
+    """best_discards for a hand engine.melds.plain serves.
+
+    One search gives the least deadwood D and its sets; a card outside its melds leaves exactly
+    D - its value (as in `best_discards`); each other card is one bit-trick solve.
+    """
+    dead = packed >> DEAD_SHIFT
+    cap = comp.plain_cap
+    trips, best = plain.trips_and_lone(packed)
+    taken = 0
+    if trips and best:
+        best, taken = plain.search(packed, trips, cap, best)
+    nat = packed & plain.NATURALS
+    outside = plain.left_out(nat ^ taken) | ~plain.NATURALS  # dead cards too
+    full = dead + best
+    codes, info, value = comp.codes, comp.info, plain.value
+    out = {}
+    for card in hand:
+        code = codes[card]
+        if code & outside:
+            out[card] = full - info[card][3]
+        else:
+            out[card] = dead + value(packed ^ code, cap)
     return out
 
 

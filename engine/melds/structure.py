@@ -325,3 +325,16 @@ def _ranks_in(bits: int) -> list[int]:
         out.append(low.bit_length() >> 1)
         bits ^= low
     return out
+
+
+def min_plus(acc: list[int], b: list[int], size: int) -> list[int]:
+    """The min-plus convolution of two deadwood vectors indexed by wilds used (0..size-1)."""
+    out = [INF] * size
+    for i in range(size):
+        a = acc[i]
+        if a < INF:
+            for j in range(size - i):
+                x = a + b[j]
+                if x < out[i + j]:
+                    out[i + j] = x
+    return out

@@ -163,7 +163,7 @@
     var trigger = event.detail.triggeringEvent;
     // The buttons carry no version (a piece that did not change is not drawn again): the move is made on
     // the table this page shows.
-    if (params.kind === "move" && params.version === undefined) params.version = tmVersion();
+    if ((params.kind === "move" || params.kind === "coach") && params.version === undefined) params.version = tmVersion();
     if (elt.matches && elt.matches("[data-card]")) {
       if (Date.now() - draggedAt < 400) { event.preventDefault(); return; }
       if (mode) {
@@ -300,13 +300,13 @@
     fitHand();
     restoreFocus();
     fillInviteUrl();
+    coachSync();
     var said = [];
     var moveText = lastMoveLine();
     if (moveText && moveText !== lastMoveText && lastMoveText !== null) said.push(moveText);
     lastMoveText = moveText;
     if (status) {
-      var main = $(".status-main", status);
-      var text = main ? main.textContent.replace(/\s+/g, " ").trim() : "";
+      var text = statusText(status);
       if (text && text !== lastStatusText) {
         if (lastStatusText) said.push(text);
         lastStatusText = text;
@@ -326,6 +326,15 @@
         if (current) current.innerHTML = "";
       }, 9000);
     }
+  }
+
+  /** The status line's main sentence (« À toi de jouer ! »), without the « Conseil (n) » button in it. */
+  function statusText(status) {
+    var main = status && $(".status-main", status);
+    if (!main) return "";
+    var copy = main.cloneNode(true);
+    $all(".coach-button", copy).forEach(function (b) { b.remove(); });
+    return copy.textContent.replace(/\s+/g, " ").trim();
   }
 
   /** What #table-last-move says (the last turn, public moves only: templates/tables/live/status.jinja). */
@@ -1140,16 +1149,135 @@
       if (panel) toggleDrawer(false);
       return;
     }
+    if (shortcut(event)) return;
     var card = event.target.closest && event.target.closest("#table-hand [data-card]");
+    if (card && (event.key === "Home" || event.key === "End")) {
+      event.preventDefault();
+      var all = $all("#table-hand button[data-card]");
+      var edge = event.key === "Home" ? all[0] : all[all.length - 1];
+      if (edge) edge.focus();
+      return;
+    }
     if (!card || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
     event.preventDefault();
     var delta = event.key === "ArrowLeft" ? -1 : 1;
     if (event.shiftKey || event.altKey) {
       moveCard(card, delta);  // Maj + flèche : déplacer la carte dans la main
     } else {
-      var cards = $all("#table-hand [data-card]");
+      var cards = $all("#table-hand button[data-card]");
       var next = cards[cards.indexOf(card) + delta];
       if (next) next.focus();
+    }
+  });
+
+  // ------------------------------------------------------------------ keyboard: shortcuts, help, coach
+
+  /** A one-letter key of the table (templates/tables/keys_help.html): the button carrying data-key="<key>"
+   * is pressed; a disabled one says why (its title) in the hint line and the live region. */
+  function shortcut(event) {
+    if (!root || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return false;
+    var t = event.target;
+    if (t && t.closest && t.closest("input, textarea, select, [contenteditable], dialog")) return false;
+    var key = event.key;
+    if (key === "?") { event.preventDefault(); openHelp(); return true; }
+    if (!key || key.length !== 1) return false;
+    key = key.toLowerCase();
+    if (key === "h") {
+      var first = $("#table-hand button[data-card]") || $("#table-hand [data-tile][tabindex]")
+        || $("#table-hand [data-card]") || $("#table-hand button:not(.coach-button)");
+      if (first) { event.preventDefault(); first.focus(); return true; }
+      return false;
+    }
+    if (key === "l") {
+      var log = $(".move-log-list");
+      if (log) {
+        event.preventDefault();
+        var panel = $("#side-panel");
+        if (panel && window.getComputedStyle(panel).position === "fixed" && !panel.classList.contains("open")) toggleDrawer(true);
+        log.focus();
+        var latest = $(".move-log-list li");
+        if (latest) announce(latest.textContent.trim());
+        return true;
+      }
+      return false;
+    }
+    var targets = $all('[data-key="' + key + '"]').filter(function (el) {
+      return el.offsetParent !== null || el.getClientRects().length;  // shown
+    });
+    if (!targets.length) return false;
+    event.preventDefault();
+    var button = targets.filter(function (el) { return el.getAttribute("aria-disabled") !== "true"; })[0];
+    if (!button) {
+      var reason = targets[0].getAttribute("title") || targets[0].getAttribute("data-reason") || "";
+      if (reason) { hint(reason); announce(reason); }
+      return true;
+    }
+    button.focus({ preventScroll: true });
+    button.click();
+    return true;
+  }
+
+  function openHelp() {
+    var dialog = $("#keys-help");
+    if (!dialog || dialog.open) return;
+    helpOpener = document.activeElement;
+    if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
+    var close = $("[data-keys-help-close]", dialog);
+    if (close) close.focus();
+  }
+
+  var helpOpener = null;
+  document.addEventListener("close", function (event) {
+    if (event.target && event.target.id === "keys-help" && helpOpener && helpOpener.focus) helpOpener.focus();
+  }, true);
+
+  var lastCoach = "";
+
+  /** The advice box (#table-coach, templates/tables/live/coach.jinja) stays while the table is at the version
+   * it was given for: read out once, the card or pile it names outlined. */
+  function coachSync() {
+    var box = $("#table-coach");
+    $all(".coach-pick").forEach(function (el) { el.classList.remove("coach-pick"); });
+    if (!box) return;
+    var version = box.getAttribute("data-version");
+    if (!version) return;
+    if (String(tmVersion()) !== version) { coachHide(); return; }
+    box.hidden = false;
+    var reason = $("[data-coach-reason]", box);
+    var text = reason ? reason.textContent.trim() : "";
+    if (text && version + text !== lastCoach) {
+      lastCoach = version + text;
+      announce("Conseil : " + text);
+    }
+    var move = {};
+    try { move = JSON.parse(box.getAttribute("data-coach-move") || "{}"); } catch (e) { move = {}; }
+    var ids = move.card ? [move.card] : (Array.isArray(move.cards) ? move.cards : []);
+    ids.forEach(function (id) {
+      var el = $('#table-hand [data-card="' + id + '"]');
+      if (el) el.classList.add("coach-pick");
+    });
+    var pile = move.action === "draw_stock" ? $("#table-centre .pile.stock")
+      : move.action === "take_discard" ? $("#table-centre .pile.discard") : null;
+    if (pile) pile.classList.add("coach-pick");
+  }
+
+  function coachHide() {
+    var box = $("#table-coach");
+    if (!box) return;
+    box.removeAttribute("data-version");
+    box.innerHTML = "";
+    box.hidden = true;
+    $all(".coach-pick").forEach(function (el) { el.classList.remove("coach-pick"); });
+  }
+
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest && event.target.closest("button");
+    if (!el) return;
+    if (el.hasAttribute("data-keys-help")) openHelp();
+    else if (el.hasAttribute("data-coach-close")) {
+      coachHide();
+      var button = $(".coach-button");
+      if (button) button.focus();
     }
   });
 
@@ -1174,8 +1302,7 @@
   function init() {
     root = $("#table-root");
     if (!root) return;
-    var status = $("#table-status .status-main");
-    lastStatusText = status ? status.textContent.replace(/\s+/g, " ").trim() : "";
+    lastStatusText = statusText($("#table-status"));
     lastMoveText = lastMoveLine();
     afterUpdate();
   }

@@ -253,7 +253,100 @@
       line.textContent = text;
       line.hidden = !text;
     }
+    keyboardable();
   }
+
+  // ------------------------------------------------------------------ the keyboard (no drag needed)
+
+  var picked = null;  // the tile taken with Entrée / Espace, placed by Entrée on a set, « + » for a new set
+
+  /** While it is my turn every tile I may move, every set and the new-set slot take the focus. */
+  function keyboardable() {
+    var play = acting();
+    var r = rack(), b = board();
+    if (picked && !$('[data-tile="' + picked + '"]')) picked = null;
+    var tiles = (r ? $all("[data-tile]", r) : []).concat(b ? $all("[data-tile]", b) : []);
+    tiles.forEach(function (t) {
+      if (!play) { t.removeAttribute("tabindex"); return; }
+      t.setAttribute("tabindex", "0");
+      t.setAttribute("role", "button");
+      t.setAttribute("aria-pressed", String(t.getAttribute("data-tile") === picked));
+      t.classList.toggle("is-picked", t.getAttribute("data-tile") === picked);
+    });
+    if (play && b) $all("[data-tl-set], [data-tl-new]", b).forEach(function (box) { box.setAttribute("tabindex", "0"); });
+    // a push redrew the tiles under the focus: it comes back to the same tile
+    var active = document.activeElement;
+    if (play && focusedTile && (!active || active === document.body)) {
+      var again = $('[data-tile="' + focusedTile + '"]');
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  var focusedTile = null;
+  document.addEventListener("focusin", function (event) {
+    var t = event.target.closest && event.target.closest("[data-tile]");
+    focusedTile = t ? t.getAttribute("data-tile") : null;
+  });
+
+  function say(text) {
+    var live = $("#table-live");
+    if (!live || !text) return;
+    live.textContent = "";
+    window.setTimeout(function () { live.textContent = text; }, 60);
+  }
+
+  function tileName(id) {
+    var el = $('[data-tile="' + id + '"]');
+    return el ? (el.getAttribute("aria-label") || id) : id;
+  }
+
+  /** The picked tile goes into `dest` (a set, the new-set slot, or back to my rack). */
+  function placePicked(dest) {
+    var el = picked && $('[data-tile="' + picked + '"]');
+    if (!el || !dest) return;
+    if (dest.hasAttribute("data-tl-rack") && !fromRack(picked)) {
+      say("Une tuile de la table ne revient pas sur ton chevalet.");
+      return;
+    }
+    var moved = picked;
+    picked = null;
+    dest.appendChild(el);
+    var r = rack();
+    if (r) rackOrder = ids(r);
+    stage = readStage();
+    $all("#table-error p").forEach(function (p) { p.remove(); });
+    layout();
+    var again = $('[data-tile="' + moved + '"]');
+    if (again) again.focus();
+    var box = again && again.closest("[data-tl-set]");
+    say(tileName(moved) + (box ? " posée : " + (box.getAttribute("aria-label") || "") : " remise sur ton chevalet."));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (!acting() || event.ctrlKey || event.metaKey || event.altKey) return;
+    var t = event.target;
+    if (!t.closest || t.closest("input, textarea, dialog")) return;
+    if (event.key === "+" && picked) {
+      event.preventDefault();
+      placePicked($("#table-centre [data-tl-new]"));
+      return;
+    }
+    if (event.key !== "Enter" && event.key !== " ") return;
+    var tile = t.closest("[data-tile]");
+    var box = t.closest("#table-centre [data-tl-set], #table-centre [data-tl-new], #table-hand [data-tl-rack]");
+    if (!tile && !box) return;
+    event.preventDefault();
+    var id = tile && tile.getAttribute("data-tile");
+    var sameBox = picked && box && box.contains($('[data-tile="' + picked + '"]'));
+    if (tile && (!picked || picked === id || (sameBox && box.hasAttribute("data-tl-rack")))) {
+      picked = picked === id ? null : id;
+      keyboardable();
+      say(picked ? tileName(id) + " prise : Entrée sur une combinaison pour l'y poser, « + » pour une nouvelle."
+        : tileName(id) + " reposée.");
+      return;
+    }
+    if (picked) placePicked(box);
+  });
 
   /** Under the sets: the reason the hovered or focused red set breaks the rules, else the first red set's. */
   var pointed = null;

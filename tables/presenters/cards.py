@@ -5,7 +5,7 @@ from functools import lru_cache
 
 from markupsafe import Markup
 
-from engine import cards
+from engine import cards, coach
 from tables import live
 from tables.presenters.base import Presenter
 
@@ -138,15 +138,26 @@ def _why_not(engine, view: dict, action: str, is_my_turn: bool) -> str:
     return "Ce coup n'est pas permis maintenant."
 
 
-def round_end(view: dict, seats_ctx: list[dict], wild: str | None, value=cards.deadwood_value) -> dict | None:
+def round_end(view: dict, seats_ctx: list[dict], wild: str | None, value=cards.deadwood_value,
+              best: list[dict] | None = None) -> dict | None:
+    """The round-end sheet; `best`: « Meilleure disposition » of each hand (engine.coach.dispositions), when
+    the game counts hands as they are."""
     last = view.get("last_round")
     if not last:
         return None
     names = {s["position"]: s["name"] for s in seats_ctx}
+    best_of = {b["seat"]: b for b in best or ()}
     players = []
     for p in last.get("players", []):
         deadwood = set(p.get("deadwood", []))
+        arranged = best_of.get(p["seat"])
         players.append({
+            "best": None if arranged is None else {
+                "melds_ctx": [[card_ctx(c, wild_rank=wild, in_meld=True) for c in m] for m in arranged["melds"]],
+                "deadwood_ctx": [card_ctx(c, wild_rank=wild, points=value(c)) for c in arranged["deadwood"]],
+                "points": arranged["points"],
+                "saved": max(0, (arranged.get("counted") or 0) - arranged["points"]),
+            },
             **p,
             "name": names.get(p["seat"], f"Place {p['seat'] + 1}"),
             "melds_ctx": [[card_ctx(c, wild_rank=wild, in_meld=True) for c in m] for m in p.get("melds", [])],
@@ -198,7 +209,7 @@ class CardsPresenter(Presenter):
             "discard_top": card_ctx(view["discard_top"], wild_rank=wild) if view.get("discard_top") else None,
             "indicator": card_ctx(view["indicator"], wild_rank=wild) if view.get("indicator") else None,
             "stock_count": view.get("stock_count"),
-            "last_round": round_end(view, frame["seats"], wild, value),
+            "last_round": round_end(view, frame["seats"], wild, value, coach.dispositions(engine, view)),
         }
 
 

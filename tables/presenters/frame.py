@@ -99,6 +99,8 @@ def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view
     my_seat = next((s for s in seats_ if s["is_me"]), None)
     is_my_turn = bool(view and me is not None and me.position in (view.get("to_act") or []))
     phase = (view or {}).get("phase")
+    from tables.coach import coach_left
+
     remaining = None
     if table.deadline and view and view.get("to_act"):
         remaining = max(0, int((table.deadline - timezone.now()).total_seconds()))
@@ -125,6 +127,8 @@ def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view
         "free_seats": max(0, table.seats_count - len(seats)),
         "chat": lambda: reads.recent_chat(table.pk),  # a callable: only the full page reads it, never a push
         "leave_cost": economy.abandon_cost(table=table, seat=me),  # what the ledger charges on « Quitter »
+        # « Conseil »: uses left to me in this match (None: no coach at this table), shown at my turn
+        "coach_left": coach_left(table, me) if is_my_turn and table.status == Table.Status.PLAYING else None,
         "history": (view or {}).get("history") or [],
         "result": (view or {}).get("result"),
         "ranking": ranking(table, seats, seats_, (view or {}).get("result")) if view else [],

@@ -44,7 +44,11 @@ SHOW_ROUND_END = """() => {
     + '<h2 id="round-end-title">Fin de la manche 1 — Undercut !</h2>'
     + '<ul class="reveal-list"><li class="reveal is-out"><div class="reveal-head">'
     + '<span class="reveal-name">Robot Expert</span>'
-    + '<span class="tag tag-red">brûlé</span><span class="reveal-points">+30 pts</span></div></li></ul></div>';
+    + '<span class="tag tag-red">brûlé</span><span class="reveal-points">+30 pts</span></div>'
+    + '<div class="best-disposition" role="group" aria-labelledby="best-1">'
+    + '<p id="best-1" class="best-disposition-title">Meilleure disposition</p>'
+    + '<p class="reveal-count">Rangée au mieux, cette main laisserait <strong>12</strong> pts'
+    + ' hors combinaisons (18 de moins).</p></div></li></ul></div>';
 }"""
 
 

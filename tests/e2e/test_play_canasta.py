@@ -7,8 +7,12 @@ reaches the moments that matter in a few clicks: asking the partner « Partenair
 answers through its normal turn), taking the pile onto our meld to close a canasta, laying down a meld,
 going out and reading the sheet; in the tile game the « Joker » button, a meld with a joker tile, a lay-off
 closing a canasta and the last discard; and a first meld under the minimum refused with its French reason.
+Two tests play whole hands from a deal instead (a card hand: the pile taken with a first meld and a natural
+canasta, then drawn and discarded to the hand's end; a tile round the same way), and one seats a friend as the
+partner, who answers the question « Non » then « Oui » from his own browser.
 The site runs in its own processes on the same database: the browser only sees what the server renders."""
 
+import random
 import re
 from unittest import mock
 
@@ -20,15 +24,17 @@ from engine import games
 from tests.e2e.test_accessibility import _violations
 from tests.e2e.test_play import sign_up
 from tests.e2e.test_play_rami import _off_the_browser_thread, _user
+from tests.e2e.test_play_thunee import _act, _version
 from tests.engine.test_canasta_properties import rig
 
 pytestmark = [pytest.mark.e2e]
 
 
 @_off_the_browser_thread
-def _prepared_table(host: str, slug: str, state_of, options=None, jokers=0):
-    """A table of `slug` with the host at seat 0 and Débutant robots (seat 2 is his partner), its state replaced
-    by `state_of(game)`, seat 0 to play. Nothing is scheduled here: the site plays the robots."""
+def _prepared_table(host: str, slug: str, state_of, options=None, jokers=0, partner: str | None = None):
+    """A table of `slug` with the host at seat 0 and Débutant robots (seat 2 is his partner: a robot, or the
+    friend `partner`), its state replaced by `state_of(game)`, seat 0 to play. Nothing is scheduled here: the site
+    plays the robots."""
     from accounts.models import Counter, CounterEntry
     from accounts.services import counter_move
     from tables import services
@@ -39,9 +45,11 @@ def _prepared_table(host: str, slug: str, state_of, options=None, jokers=0):
         counter_move(user=user, kind=Counter.Kind.JOKERS, amount=jokers, reason=CounterEntry.Reason.GRANT,
                      idempotency_key=f"e2e-jokers-{host}")
     with mock.patch("tables.scheduler.schedule_decisions"), mock.patch("tables.forms.live_slugs", return_value=[slug]):
+        robots = {1: 1, 3: 1} if partner else {1: 1, 2: 1, 3: 1}
         table = services.table_create(host=user, game=Game.objects.get(slug=slug), seats_count=4,
-                                      bot_levels={1: 1, 2: 1, 3: 1}, options=options or {}, stake=0,
-                                      turn_timer_s=60)
+                                      bot_levels=robots, options=options or {}, stake=0, turn_timer_s=60)
+        if partner:
+            assert services.seat_join(table=table, user=_user(partner)).position == 2
         services.table_start(table=table, user=user)
     table.refresh_from_db()
     state = state_of(games.get(slug))
@@ -222,6 +230,172 @@ def test_a_first_meld_under_the_minimum_is_refused_in_french(live_site, browser,
     context.close()
 
 
+# A whole hand from its deal: the robots' hands and the stock are a shuffle of the deck's other cards; I am dealt
+# a pair of kings, seven queens and two odd cards, and the king of diamonds is the pile's upcard.
+DEALT = ["KS1", "KH1", "QS1", "QH1", "QD1", "QC1", "QS2", "QH2", "QD2", "8S1", "4H1"]
+
+
+def _a_fresh_deal(game):
+    state = rig(game, {0: DEALT}, current=0, phase="DRAW", pile=["KD1"], scores={"A": 0, "B": 0})
+    bonus = game.rules.pieces.bonus_threes
+    rest = [*state["hands"][1], *state["hands"][2], *state["hands"][3], *state["stock"]]
+    red3s = [*state["red3s"]["A"], *state["red3s"]["B"]]
+    shuffler = random.Random(14)
+    shuffler.shuffle(rest)
+    state["hands"][1:4] = [rest[0:11], rest[11:22], rest[22:33]]
+    stock = rest[33:]
+    for three in red3s:  # the red 3s wait in the stock, laid by whoever draws them
+        stock.insert(shuffler.randrange(len(stock) + 1), three)
+    state["stock"], state["red3s"] = stock, {"A": [], "B": []}
+    assert not any(p in bonus for hand in state["hands"] for p in hand)
+    return state
+
+
+def _buttons(page: Page, *names: str):
+    return [page.get_by_role("button", name=name, exact=True) for name in names]
+
+
+def _play_a_turn(page: Page) -> None:
+    """Answer my robot partner's « Partenaire, puis-je sortir ? » (« Oui »), or draw (or, stock empty, what the
+    rules leave) and discard the first card of my hand."""
+    question = page.get_by_test_id("go-out-question")
+    if question.count():
+        _act(page, question.get_by_role("button", name="Oui", exact=True))
+        return
+    draw, take, stop, end, discard = _buttons(page, "Piocher", "Prendre la pile", "Ne pas prendre (fin de la manche)",
+                                              "Terminer le tour", "Défausser")
+    if draw.count():
+        _act(page, draw)
+    elif stop.count():
+        _act(page, stop)
+        return
+    elif take.count() and not discard.count():
+        _act(page, take)
+    if end.count():
+        _act(page, end)
+        return
+    _discard(page, page.locator("#table-hand [data-card]").first.get_attribute("data-card"))
+
+
+def _discard(page: Page, card: str) -> None:
+    """Discard a card and wait until the table has moved on (the turn passes: a stale « my turn » is not mine)."""
+    before = _version(page)
+    choose(page, card)
+    press(page, "Défausser")
+    expect(page.locator(f'#table-hand [data-card="{card}"]')).to_have_count(0, timeout=10000)
+    expect(page.locator("#table-status")).not_to_have_attribute("data-version", before, timeout=10000)
+
+
+def test_a_whole_canasta_hand_from_the_deal(live_site, browser, artifacts_dir):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    sign_up(page, live_site, "canasta3")
+    table = _prepared_table("canasta3", "canasta", _a_fresh_deal)
+    page.goto(f"{live_site}/tables/{table.pk}/")
+    my_turn(page)
+    expect(page.get_by_test_id("minimum-us")).to_contain_text("50")
+    expect(page.locator("#table-hand [data-card]")).to_have_count(11)
+
+    # First turn: the pile, with my kings, and my seven queens laid with it: the first meld is 100 points
+    choose(page, "KS1", "KH1", "QS1", "QH1", "QD1", "QC1", "QS2", "QH2", "QD2")
+    press(page, "Prendre la pile")
+    us = page.get_by_test_id("team-us")
+    expect(us.locator('[data-rank="K"]')).to_contain_text("3/7", timeout=10000)
+    expect(us.locator('[data-rank="Q"]')).to_contain_text("Canasta naturelle")
+    _discard(page, "8S1")
+
+    # Then I draw and discard until the hand ends: a robot goes out, or the stock runs out
+    sheet, mine = page.get_by_test_id("round-sheet"), page.locator('#table-status[data-my-turn="1"]')
+    for _ in range(80):
+        expect(mine.or_(sheet)).to_be_visible(timeout=30000)
+        if sheet.is_visible():
+            break
+        _play_a_turn(page)
+    expect(sheet).to_be_visible()
+    for line in ("Combinaisons posées", "Primes de canasta", "Cartes restées en main"):
+        expect(sheet).to_contain_text(line)
+    ours = sheet.locator("tr", has_text="Primes de canasta").locator("td.is-us").inner_text()
+    assert int(ours.replace("+", "").replace("\u202f", "").replace(" ", "")) >= 500, ours  # my natural canasta
+    page.screenshot(path=str(artifacts_dir / "canasta-whole-hand.png"))
+    context.close()
+
+
+# A friend as my partner: seven kings down (a canasta), I hold three cards and ask him « Partenaire, puis-je
+# sortir ? » twice. The stock's top cards: the 5 of diamonds for me, wilds for the robots and my partner, then
+# the 5 of clubs for me.
+SEVEN_KINGS = ["KS2", "KH1", "KD2", "KC1", "KC2", "KS1", "KH2"]
+ASKER = ["5S1", "5H1", "9D1"]
+ASKED_DRAWS = ["5C1", "JK1", "2S1", "2H1", "5D1"]  # the stock's top is the last
+
+
+def _asking_a_friend(game):
+    state = rig(game, {0: ASKER, 1: LEFT, 2: PARTNER, 3: RIGHT}, current=0, phase="DRAW",
+                melds={"A": [("K", SEVEN_KINGS)]}, pile=["7C1"], scores={"A": 0, "B": 0})
+    state["stock"] = [c for c in state["stock"] if c not in ASKED_DRAWS] + ASKED_DRAWS
+    return state
+
+
+def test_a_human_partner_answers_no_then_yes(live_site, browser, artifacts_dir):
+    alice_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    bruno_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    alice, bruno = alice_ctx.new_page(), bruno_ctx.new_page()
+    sign_up(alice, live_site, "cnalice")
+    sign_up(bruno, live_site, "cnbruno")
+    table = _prepared_table("cnalice", "canasta", _asking_a_friend, partner="cnbruno")
+    alice.goto(f"{live_site}/tables/{table.pk}/")
+    bruno.goto(f"{live_site}/tables/{table.pk}/")
+    my_turn(alice)
+
+    # « Non » binds: alice may not go out this turn
+    press(alice, "Partenaire, puis-je sortir ?")
+    expect(alice.get_by_test_id("go-out-answer")).to_contain_text("En attente de sa réponse", timeout=10000)
+    question = bruno.get_by_test_id("go-out-question")
+    expect(question).to_contain_text("cnalice te demande", timeout=10000)
+    question.get_by_role("button", name="Non", exact=True).click()
+    expect(alice.get_by_test_id("go-out-answer")).to_contain_text("a répondu non", timeout=10000)
+    expect(bruno.get_by_test_id("go-out-answer")).to_contain_text("Tu as répondu non à cnalice")
+    press(alice, "Piocher")
+    expect(alice.locator('#table-hand [data-card="5D1"]')).to_have_count(1, timeout=10000)
+    choose(alice, "5S1", "5H1", "5D1")
+    press(alice, "Déposer")
+    expect(alice.get_by_test_id("staged")).to_be_visible(timeout=10000)
+    choose(alice, "9D1")
+    press(alice, "Défausser")
+    expect(alice.locator("#table-error")).to_contain_text(
+        "Ton partenaire a répondu non : tu ne peux pas sortir ce tour-ci.", timeout=10000)
+    press(alice, "Annuler")
+    expect(alice.get_by_test_id("staged")).to_have_count(0, timeout=10000)
+    choose(alice, "9D1")
+    press(alice, "Défausser")
+
+    # The robot on her left plays, then bruno draws and discards, then the robot on her right
+    my_turn(bruno)
+    press(bruno, "Piocher")
+    expect(bruno.locator("#table-hand [data-card]")).to_have_count(12, timeout=10000)
+    card = bruno.locator("#table-hand [data-card]").first.get_attribute("data-card")
+    choose(bruno, card)
+    press(bruno, "Défausser")
+
+    # « Oui » binds too: she goes out
+    my_turn(alice)
+    press(alice, "Partenaire, puis-je sortir ?")
+    expect(question).to_be_visible(timeout=10000)
+    question.get_by_role("button", name="Oui", exact=True).click()
+    expect(alice.get_by_test_id("go-out-answer")).to_contain_text("a répondu oui", timeout=10000)
+    press(alice, "Piocher")
+    expect(alice.locator('#table-hand [data-card="5C1"]')).to_have_count(1, timeout=10000)
+    choose(alice, "5S1", "5H1", "5D1", "5C1")
+    press(alice, "Déposer")
+    press(alice, "Sortir")
+    for page in (alice, bruno):
+        expect(page.get_by_test_id("round-sheet")).to_be_visible(timeout=15000)
+        expect(page.get_by_test_id("round-sheet")).to_contain_text("Prime de sortie")
+    expect(alice.locator("#table-round-end")).to_contain_text("Tu es sorti")
+    bruno.screenshot(path=str(artifacts_dir / "canasta-partner-end.png"))
+    alice_ctx.close()
+    bruno_ctx.close()
+
+
 # Canasta en équipe (tuiles), one round. Our team has six 9s down; I hold the seventh, a pair of 5s and the 8
 # I will go out with; one joker on my account for the « Joker » button.
 NINES = ["B9a", "K9a", "R9b", "Y9b", "B9b", "K9b"]
@@ -233,6 +407,67 @@ def _tiles_near_the_end(game):
                 scores={"A": 0, "B": 0}, options={"match_length": "1"})
     assert "J1" in state["stock"] or "J2" in state["stock"]
     return state
+
+
+# A whole tile round from its deal: I am dealt fifteen tiles (I open with a discard), seven 9s and three 5s among
+# them; the robots' hands and the stock are a shuffle of the other tiles.
+TILES_DEALT = ["R9a", "Y9a", "B9a", "K9a", "R9b", "Y9b", "B9b", "R5a", "Y5a", "K5a",
+               "R12a", "Y8a", "B13a", "K11b", "R7b"]
+
+
+def _a_fresh_tile_deal(game):
+    state = rig(game, {0: TILES_DEALT}, current=0, phase="FIRST_TURN", scores={"A": 0, "B": 0},
+                options={"match_length": "1"}, fill=False)
+    bonus = game.rules.pieces.bonus_threes
+    red3s = [*state["red3s"]["A"], *state["red3s"]["B"]]
+    rest = [p for p in state["stock"] if p not in bonus]
+    shuffler = random.Random(14)
+    shuffler.shuffle(rest)
+    state["hands"][1:4] = [rest[0:14], rest[14:28], rest[28:42]]
+    stock = rest[42:]
+    for three in red3s:
+        stock.insert(shuffler.randrange(len(stock) + 1), three)
+    state["stock"], state["red3s"] = stock, {"A": [], "B": []}
+    return state
+
+
+def test_a_whole_tile_round_from_the_deal(live_site, browser, artifacts_dir):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    sign_up(page, live_site, "tuiles3")
+    table = _prepared_table("tuiles3", "canasta-tuiles", _a_fresh_tile_deal, options={"match_length": "1"})
+    page.goto(f"{live_site}/tables/{table.pk}/")
+    my_turn(page)
+    expect(page.locator("#table-hand [data-card]")).to_have_count(15)
+    expect(page.locator("#table-status")).to_contain_text("Premier tour")
+    choose(page, "R7b")
+    press(page, "Défausser")
+    expect(page.locator('#table-hand [data-card="R7b"]')).to_have_count(0, timeout=10000)
+
+    # My second turn: I draw, lay my seven 9s (a clean canasta) and my 5s, and discard
+    my_turn(page)
+    press(page, "Piocher")
+    expect(page.locator("#table-hand [data-card]")).to_have_count(15, timeout=10000)
+    choose(page, *TILES_DEALT[:7])
+    press(page, "Déposer")
+    choose(page, *TILES_DEALT[7:10])
+    press(page, "Déposer")
+    us = page.get_by_test_id("team-us")
+    expect(us.locator('[data-rank="9"]')).to_contain_text("Canasta propre", timeout=10000)
+    expect(us.locator('[data-rank="5"]')).to_contain_text("3/7")
+    _discard(page, "B13a")
+
+    sheet, mine = page.get_by_test_id("round-sheet"), page.locator('#table-status[data-my-turn="1"]')
+    for _ in range(80):
+        expect(mine.or_(sheet)).to_be_visible(timeout=30000)
+        if sheet.is_visible():
+            break
+        _play_a_turn(page)
+    expect(sheet).to_be_visible()
+    expect(page.locator("#table-round-end")).to_contain_text("Partie terminée")
+    expect(sheet.locator("tr", has_text="Primes de canasta")).to_contain_text("+")
+    page.screenshot(path=str(artifacts_dir / "canasta-tiles-whole-round.png"))
+    context.close()
 
 
 def test_a_whole_tile_canasta_round_on_a_phone(live_site, browser, artifacts_dir):

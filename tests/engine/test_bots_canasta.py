@@ -240,3 +240,126 @@ def test_both_games_have_bots():
 
     for slug in SLUGS:
         assert bots.supports(slug) and bots.adapter_for(slug) is canasta.ADAPTER
+
+
+# ---------------------------------------------------------------- finding the going out (Planner.going_out)
+
+# Per rule set: a clean canasta of kings / 10s, a meld of six queens / 12s, naturals by name.
+OUT_PIECES = {
+    "canasta": {"canasta": ("K", ["KH1", "KD1", "KC1", "KS1", "KH2", "KD2", "KC2"]),
+                "six": ("Q", ["QH1", "QD1", "QC1", "QS1", "QH2", "QD2"]),
+                "five": ("Q", ["QH1", "QD1", "QC1", "QS1", "QH2"]), "more": ["QC2", "QS2"],
+                "wild": "2C1", "pair": ["8S1", "8D1"], "loose": "5H1", "twos": ["2C1", "2D1", "2H1"]},
+    "canasta-tuiles": {"canasta": ("10", ["R10a", "Y10b", "B10a", "K10a", "K10b", "Y10a", "B10b"]),
+                       "six": ("12", ["R12a", "Y12a", "B12a", "K12a", "R12b", "Y12b"]),
+                       "five": ("12", ["R12a", "Y12a", "B12a", "K12a", "R12b"]), "more": ["B12b", "K12b"],
+                       "wild": "R2a", "pair": ["R8a", "B8a"], "loose": "K5a", "twos": ["R2a", "Y2a", "B2a"]},
+}
+
+
+def planned(game, state, seat=0, greedy=False, monkeypatch=None):
+    from engine.bots import canasta
+
+    seen = canasta.seen_of(canasta.spec_of(game.slug), game.view(state, seat))
+    planner = canasta.Planner(canasta.spec_of(game.slug), canasta.STYLES[2])
+    if greedy:
+        monkeypatch.setattr(planner, "going_out", lambda seen: None)
+    return planner.plan(seen)
+
+
+def play_turn(game, state, level, seat=0):
+    steps = 0
+    while state["current"] == seat and not state["history"] and steps < 20:
+        for s in game.to_act(state):  # the partner answers « Partenaire, puis-je sortir ? »
+            state, _ = game.apply(state, s, decide(game, state, s, level))
+        steps += 1
+    return state
+
+
+def went_out(state, seat=0):
+    return bool(state["history"]) and state["history"][-1]["went_out"] == seat
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_going_out_moves_the_wild_from_a_canasta_to_a_pair(slug, monkeypatch):
+    """The wild would close the meld of six into a second canasta (the greedy plan does, and is then left
+    with a pair and a loose piece); going out needs it in a new meld with the pair instead."""
+    game = games.get(slug)
+    p = OUT_PIECES[slug]
+    hand = [p["wild"], *p["pair"], p["loose"]]
+    state = rig(game, {0: hand}, melds={"A": [p["canasta"], p["six"]]}, pile=[p["loose"].replace("5", "9")],
+                has_melded=[True, True, True, True])
+    assert len(planned(game, state, greedy=True, monkeypatch=monkeypatch).left) > 1  # the old greedy plan
+    plan = planned(game, state)
+    assert plan.left == [p["loose"]] and [(a["action"], sorted(a["cards"])) for a in plan.actions] == [
+        ("meld", sorted([*p["pair"], p["wild"]]))]
+    assert went_out(play_turn(game, state, 2))  # the Confirmé goes out whenever it can
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_going_out_lays_every_natural_that_closes_the_first_canasta(slug, monkeypatch):
+    """Two naturals close the team's first canasta and the last piece is the discard: the greedy plan kept
+    two pieces in hand while the team had no canasta, and never went out."""
+    game = games.get(slug)
+    p = OUT_PIECES[slug]
+    state = rig(game, {0: [*p["more"], p["loose"]]}, melds={"A": [p["five"]]}, pile=[p["pair"][0]],
+                has_melded=[True, True, True, True])
+    assert len(planned(game, state, greedy=True, monkeypatch=monkeypatch).left) > 1
+    plan = planned(game, state)
+    assert plan.left == [p["loose"]] and [(a["action"], sorted(a["cards"])) for a in plan.actions] == [
+        ("lay_off", sorted(p["more"]))]
+    assert went_out(play_turn(game, state, 2))
+
+
+def test_tile_going_out_melds_the_2s_and_keeps_the_canasta_clean():
+    """Three 2s: laid as wilds on the clean canasta they would make it dirty (500 → 300); as the naturals
+    of a new meld of 2s they go out just as well and keep the 500."""
+    game = games.get("canasta-tuiles")
+    p = OUT_PIECES["canasta-tuiles"]
+    state = rig(game, {0: [*p["twos"], p["loose"]]}, melds={"A": [p["canasta"]]}, pile=["K9b"],
+                has_melded=[True, True, True, True])
+    plan = planned(game, state)
+    assert plan.left == [p["loose"]] and [(a["action"], sorted(a["cards"])) for a in plan.actions] == [
+        ("meld", sorted(p["twos"]))]
+
+
+def test_card_going_out_after_a_yes_finds_the_only_way():
+    """« Partenaire, puis-je sortir ? » answered « oui » binds (the engine sees a way out): the Expert finds
+    it, the wild moved from closing the queens to the pair of 8s, and goes out."""
+    game = games.get("canasta")
+    p = OUT_PIECES["canasta"]
+    partner = ["AS1", "AD1", "AH1", "JK1", "JK2", "7S1", "7D1", "9H2"]
+    state = rig(game, {0: [p["wild"], *p["pair"], p["loose"]], 2: partner, 1: ["5S1", "8D2"], 3: ["4C1", "10D1"]},
+                melds={"A": [p["canasta"], p["six"]], "B": [("9", ["9H1", "9D1", "9C1"])]}, pile=["6D1"],
+                has_melded=[True, True, True, True])
+    state, _ = game.apply(state, 0, {"action": "ask_go_out"})
+    state, _ = game.apply(state, 2, {"action": "answer_go_out", "answer": "yes"})
+    assert game.go_out_plan(state, 0) is not None  # the « oui » binds
+    assert went_out(play_turn(game, state, 3))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_going_out_respects_the_minimum_and_the_wild_limits(slug):
+    """Not yet opened: the going out must also reach the opening minimum; a meld takes 3 wilds at most."""
+    game = games.get(slug)
+    p = OUT_PIECES[slug]
+    # the team has not opened: two 8s, one wild and a loose piece make no canasta: no going out
+    state = rig(game, {0: [p["wild"], *p["pair"], p["loose"]]}, pile=["K9b" if game.slug != "canasta" else "9S2"])
+    assert planned(game, state).left  # no going out: pieces stay
+    # four wilds and a pair: a meld takes three of them at most (the pair one, the canasta three)
+    wilds = p["twos"] + (["JK1"] if slug == "canasta" else ["J1"])
+    state = rig(game, {0: [*wilds, *p["pair"], p["loose"]]}, melds={"A": [p["canasta"]]},
+                pile=["6D1" if slug == "canasta" else "K9b"], has_melded=[True, True, True, True])
+    plan = planned(game, state)
+    assert plan.left == [p["loose"]]
+    for a in plan.actions:
+        laid = a["cards"]
+        assert sum(1 for c in laid if c in wilds) <= 3
+
+
+def test_tile_expert_throws_a_blocking_three_at_once():
+    """A blue or black 3 kept costs 100 when the hand ends: the tile Expert throws it first."""
+    game = games.get("canasta-tuiles")
+    state = rig(game, {0: ["K3a", "R9a", "Y9b", "B6a", "R11a", "Y13a"]}, melds={"A": [("7", ["R7a", "B7b", "K7a"])]},
+                pile=["K4b"], has_melded=[True, True, True, True])
+    assert decide(game, state, 0, 3) == {"action": "discard", "card": "K3a"}

@@ -400,3 +400,19 @@ def test_autoplay_after_yes_goes_out_the_way_found():
             break
         state, _ = GAME.apply(state, 0, GAME.autoplay(state, 0))
     assert state["last_round"]["ending"] == "out"
+
+
+def test_narration_names_the_canastas_with_this_rule_sets_words():
+    """canasta.md §1 and §5: « canasta naturelle » and « canasta mixte » (not the tile game's propre / sale)."""
+    from engine import narration
+
+    def told(lay):
+        six = ["KS1", "KH1", "KD1", "KC1", "KS2", "KH2"]
+        state = rig(GAME, {0: [*lay, "5S1", "6S1"]}, melds={"A": [("K", six)]})
+        _, events = play(GAME, state, 0, [{"action": "lay_off", "cards": lay, "meld_id": "M1"},
+                                          {"action": "discard", "card": "5S1"}])
+        entries = [{"seat": 0, "events": narration.public_events(events)}]
+        return narration.turns(entries, {s: f"Robot {s}" for s in range(4)})[0]["text"]
+
+    assert "a fermé une canasta naturelle" in told(["KD2"])
+    assert "a fermé une canasta mixte" in told(["2C1"])

@@ -255,3 +255,22 @@ def test_top_and_pair_added_to_the_team_meld():
     state, events = GAME.apply(state, 0, {"action": "take_pile", "melds": [["Y9a", "K9a", "Y9b"]]})
     assert [len(m["pieces"]) for m in state["melds"]["A"]] == [6]
     assert "team_lay_off" in kinds(events) and sorted(state["hands"][0]) == ["B6a", "R4a", "R6a"]
+
+
+def test_narration_names_the_canastas_with_this_rule_sets_words():
+    """canasta-tuiles.md §1 and §5: « propre », « sale », « de 2 propre », « de 2 sale »."""
+    from engine import narration
+
+    def told(rank, six, lay):
+        state = rig(GAME, {0: [*lay, "R5a", "R6a"]}, melds={"A": [(rank, six)]})
+        _, events = play(GAME, state, 0, [{"action": "lay_off", "cards": lay, "meld_id": "M1"},
+                                          {"action": "discard", "card": "R5a"}])
+        entries = [{"seat": 0, "events": narration.public_events(events)}]
+        return narration.turns(entries, {s: f"Robot {s}" for s in range(4)})[0]["text"]
+
+    nines = ["R9a", "Y9a", "B9a", "K9a", "R9b", "Y9b"]
+    twos = ["R2a", "R2b", "Y2a", "Y2b", "B2a", "B2b"]
+    assert "a fermé une canasta propre" in told("9", nines, ["K9b"])
+    assert "a fermé une canasta sale" in told("9", nines, ["J1"])
+    assert "a fermé une canasta de 2 propre" in told("2", twos, ["K2a"])
+    assert "a fermé une canasta de 2 sale" in told("2", twos, ["J1"])

@@ -27,6 +27,7 @@ from engine.melds import (
     is_valid_meld,
     thanasis_rules,
 )
+from engine.melds.rules import compiled
 
 # ----- brute-force reference ---------------------------------------------------------------------------
 
@@ -557,3 +558,63 @@ def test_thousands_of_random_hands_against_reference():
         else:
             rules, hand = thanasis_rules(rng.choice([*RANKS, None])), rng.sample(pool, 10 + i % 2)
         assert deadwood(hand, rules) == ref_deadwood(hand, rules), (hand, rules)
+
+
+# ----- the plain fast path (engine.melds.plain) against the generic solver ------------------------------------
+
+
+def generic(func, hand, rules):
+    """`func` with engine.melds.plain switched off: the generic solver's answer."""
+    comp = compiled(rules)
+    cap = comp.plain_cap
+    comp.plain_cap = 0
+    try:
+        return func(hand, rules)
+    finally:
+        comp.plain_cap = cap
+
+
+@st.composite
+def plain_cases(draw, size):
+    """Rules engine.melds.plain serves, and hands without wilds (dead jokers allowed), one copy per face."""
+    rules = draw(st.one_of(st.just(gin_rules()), st.builds(
+        MeldRules, jokers_wild=st.just(False), set_max=st.sampled_from([3, 4, 6]),
+        set_distinct_suits=st.booleans(), run_max=st.sampled_from([5, 6, 13]), all_wild_ok=st.booleans(),
+        min_naturals=st.sampled_from([0, 1, 2, 3]), joker_value=st.sampled_from([15, 25]))))
+    assert compiled(rules).plain_cap
+    return rules, draw(hands(size, rules, max_wilds=2, copies=1, jokers=2))
+
+
+@SETTINGS
+@given(case=st.one_of(plain_cases(10), plain_cases(11), plain_cases(7), plain_cases(13)))
+def test_plain_path_is_the_generic_answer(case):
+    rules, hand = case
+    assert deadwood(hand, rules) == generic(deadwood, hand, rules) == ref_deadwood(hand, rules)
+    assert best_arrangement(hand, rules) == generic(best_arrangement, hand, rules)
+    assert best_discards(hand, rules) == generic(best_discards, hand, rules)
+
+
+def test_plain_path_on_dense_gin_hands():
+    """Many random hands from few suits and ranks (sets of four, long runs, three set ranks)."""
+    rules = gin_rules()
+    rng = random.Random(20261203)
+    for _ in range(1500):
+        suits = rng.sample(SUITS, rng.randint(1, 4))
+        low = rng.randint(0, 6)
+        pool = [c for c in ONE_DECK if c[-2] in suits and low <= RANKS.index(c[:-2]) < low + rng.choice((5, 7, 13))]
+        hand = rng.sample(pool, min(len(pool), rng.choice((7, 10, 11, 13))))
+        assert deadwood(hand, rules) == generic(deadwood, hand, rules)
+        assert best_arrangement(hand, rules) == generic(best_arrangement, hand, rules)
+        assert best_discards(hand, rules) == generic(best_discards, hand, rules)
+
+
+def test_plain_path_refuses_what_it_does_not_serve():
+    assert compiled(gin_rules()).plain_cap == 4
+    assert not compiled(thanasis_rules("7")).plain_cap  # ace low and high
+    assert not compiled(MeldRules(run_min=4)).plain_cap
+    assert not compiled(MeldRules(run_max=4)).plain_cap
+    with pytest.raises(ValueError):
+        deadwood(["JK1", "JK1", "2S1"], gin_rules())  # a dead joker twice
+    assert deadwood(["JK1", "JK2", "2S1", "3S1", "4S1"], gin_rules()) == 50
+    arr = best_arrangement(["JK2", "AS1", "2S1", "3S1", "KD1"], gin_rules())
+    assert arr == Arrangement(35, [["AS1", "2S1", "3S1"]], ["KD1", "JK2"], {})

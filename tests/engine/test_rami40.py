@@ -5,10 +5,10 @@ import copy
 from collections import Counter
 
 import pytest
-from test_table_meld_properties import all_cards, play_all, rig
 
 from engine import IllegalMove, games
 from engine.games.rami40 import GAME
+from tests.engine.test_table_meld_properties import all_cards, play_all, rig
 
 SEED = "4040" * 16
 

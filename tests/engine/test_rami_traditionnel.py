@@ -6,10 +6,10 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from test_table_meld_properties import all_cards, play_all, rig
 
 from engine import IllegalMove, games
 from engine.games.rami_traditionnel import GAME, prize_split
+from tests.engine.test_table_meld_properties import all_cards, play_all, rig
 
 SEED = "7ad1" * 16
 

@@ -152,7 +152,7 @@ def post_urls(spot: Spot) -> list[str]:
     from tables.models import Table
 
     token = Table.objects.get(pk=spot.table_id).invite_token
-    values = {"table_id": spot.table_id, "token": token}
+    values = {"table_id": spot.table_id, "token": token, "number": 1}
     urls = []
     for namespace, module in (("tables", table_urls), ("accounts", account_urls)):
         for pattern in module.urlpatterns:

@@ -76,7 +76,19 @@ def audit(monkeypatch, settings):
 
     def recording_send(group: str, message: dict) -> None:
         match = _GROUP.match(group)
-        if match and message.get("html"):
+        if match and message.get("type") == "table.push":
+            # One message for the table: each seat's part, checked against the seat its player holds now
+            # (the key's place must be it), and the public part as a spectator's.
+            table_id = int(match.group(1))
+            for key, html in message.items():
+                if key == broadcast.PUBLIC_KEY:
+                    audit.check(table_id, None, "public push", html)
+                elif key.startswith("seat."):
+                    _, user_id, position = key.split(".")
+                    seat = Seat.objects.get(table_id=table_id, user_id=int(user_id)).position
+                    assert seat == int(position), f"{key}: rendered for a place its player does not hold"
+                    audit.check(table_id, seat, "push", html)
+        elif match and message.get("html"):
             table_id, seat = int(match.group(1)), None
             if match.group(2) is not None:  # a player's group: checked against the seat he holds now
                 seat = Seat.objects.get(table_id=table_id, user_id=int(match.group(2))).position

@@ -81,19 +81,24 @@ def test_humans_on_both_teams_the_winning_side_takes_the_pot(team_game, make_pla
 
 def test_a_team_whose_player_leaves_plays_on_with_the_autoplay(team_game, make_player):
     alice, bruno = make_player("alice"), make_player("bruno")
-    table = create_table(alice, "thanasis", seats=4, bots={1: 1, 3: 1}, stake=10, start=False)
-    services.seat_join(table=table, user=bruno)
-    services.table_start(table=table, user=alice)
-    services.seat_abandon(table_id=table.pk, user=bruno)
-    table.refresh_from_db()
-    assert table.seats.get(position=2).left
-    table = play_out(table)
-    assert table.status == Table.Status.FINISHED
+    for _ in range(3):  # about one Thanasis match in 150 is won before the third seat's first turn: deal again
+        before = user_balance(alice), user_balance(bruno)
+        table = create_table(alice, "thanasis", seats=4, bots={1: 1, 3: 1}, stake=10, start=False)
+        services.seat_join(table=table, user=bruno)
+        services.table_start(table=table, user=alice)
+        services.seat_abandon(table_id=table.pk, user=bruno)
+        table.refresh_from_db()
+        assert table.seats.get(position=2).left
+        table = play_out(table)
+        assert table.status == Table.Status.FINISHED
+        if table.moves.filter(seat=2).exclude(move__action="leave").exists():
+            break
     assert table.moves.filter(seat=2, actor="autoplay").exists(), "the leaver's seat was played by the autoplay"
+    assert not table.moves.filter(seat=2, actor="player").exclude(move__action="leave").exists()
     assert services.replay(table) == table.state
     if 0 in _winning_team(table):
-        assert user_balance(alice) == 1010, "alice's team won: she is paid"
-        assert user_balance(bruno) == 1000 - 10 - 20, "who left is paid nothing and pays the abandon penalty"
+        assert user_balance(alice) == before[0] + 10, "alice's team won: she is paid"
+        assert user_balance(bruno) == before[1] - 10 - 20, "who left is paid nothing and pays the abandon penalty"
     assert_ledger_conserved()
 
 

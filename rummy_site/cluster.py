@@ -1,0 +1,214 @@
+"""The cluster shape on one machine: N daphne processes and M Celery workers on PostgreSQL + Redis, behind
+HAProxy (deploy/haproxy.cfg). `manage.py serve --processes N` runs it; the cross-process tests and
+`bench.chaos --cluster` start it the same way, kill its processes and look at the proxy's view of them."""
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
+INSTALL_HINT = "HAProxy est introuvable : « sudo apt-get install haproxy » (Debian), ou lance « make cluster »."
+
+
+def haproxy_binary() -> str | None:
+    return shutil.which("haproxy") or next((p for p in ("/usr/sbin/haproxy",) if os.path.exists(p)), None)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def haproxy_config(bind: str, servers: list[str], stats_socket: Path) -> str:
+    """deploy/haproxy.cfg with its `bind`, `server` and `stats socket` lines for these addresses."""
+    lines, done = [], False
+    for line in TEMPLATE.read_text().splitlines():
+        stripped = line.strip()
+        if stripped.startswith("bind "):
+            line = f"    bind {bind}"
+        elif stripped.startswith("stats socket "):
+            line = f"    stats socket {stats_socket} mode 600 level admin"
+        elif stripped.startswith("server "):
+            if done:
+                continue
+            done = True
+            lines.extend(f"    server daphne{i} {address}" for i, address in enumerate(servers, 1))
+            continue
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def wait_serving(url: str, timeout: float, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"{url}: le processus s'est arrêté au démarrage")
+        with contextlib.suppress(OSError), urllib.request.urlopen(url + "/sante/", timeout=2) as response:
+            if response.status == 200:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"{url} ne répond pas")
+
+
+@dataclass
+class Cluster:
+    """Start with start(); every process is a child of this one; stop() ends them all."""
+
+    env: dict
+    processes: int = 2
+    workers: int = 1
+    host: str = "127.0.0.1"
+    port: int = 8000
+    run_dir: Path = ROOT / "var"
+    output: object = None  # a file for the children's output (default: inherited)
+    daphnes: list = field(default_factory=list)  # Popen per daphne, None while killed
+    daphne_ports: list = field(default_factory=list)  # default: the ports right after the proxy's
+    celery: list = field(default_factory=list)
+    proxy: subprocess.Popen | None = None
+
+    def __post_init__(self):
+        if not self.daphne_ports:
+            self.daphne_ports = [self.port + 1 + i for i in range(self.processes)]
+        self.processes = len(self.daphne_ports)
+        self.daphnes = [None] * self.processes
+        self.celery = [None] * self.workers
+        self.run_dir.mkdir(exist_ok=True)
+        self.stats_socket = self.run_dir / f"haproxy-{self.port}.sock"
+        self.config_path = self.run_dir / f"haproxy-{self.port}.cfg"
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def daphne_url(self, index: int) -> str:
+        return f"http://{self.host}:{self.daphne_ports[index]}"
+
+    def _spawn(self, argv: list[str], **env) -> subprocess.Popen:
+        return subprocess.Popen(argv, cwd=ROOT, env={**self.env, **env}, stdout=self.output,
+                                stderr=subprocess.STDOUT if self.output else None)
+
+    def start_daphne(self, index: int, timeout: float = 60) -> None:
+        # --proxy-headers: the address a request came from is the player's (X-Forwarded-For from HAProxy), as
+        # the rate limits need; safe because daphne listens on an address only the proxy reaches.
+        proc = self._spawn([sys.executable, "-m", "daphne", "--proxy-headers", "-b", self.host,
+                            "-p", str(self.daphne_ports[index]), "rummy_site.asgi:application"],
+                           SITE_INSTANCE=f"daphne{index + 1}")
+        self.daphnes[index] = proc
+        wait_serving(self.daphne_url(index), timeout, proc)
+
+    def start_worker(self, index: int) -> None:
+        self.celery[index] = self._spawn([
+            sys.executable, "-m", "celery", "-A", "rummy_site", "worker", "-P", "threads", "-c", "4",
+            "-l", self.env.get("CELERY_LOG_LEVEL", "WARNING"), "-n", f"worker{index + 1}-{self.port}@%h",
+            "--without-mingle", "--without-gossip"])
+
+    def start_proxy(self, timeout: float = 30) -> None:
+        binary = haproxy_binary()
+        if binary is None:
+            raise RuntimeError(INSTALL_HINT)
+        servers = [f"{self.host}:{port}" for port in self.daphne_ports]
+        self.config_path.write_text(haproxy_config(f"{self.host}:{self.port}", servers, self.stats_socket))
+        check = subprocess.run([binary, "-c", "-q", "-f", str(self.config_path)], capture_output=True, text=True)
+        if check.returncode:
+            raise RuntimeError(f"configuration HAProxy refusée : {check.stdout}{check.stderr}")
+        self.proxy = self._spawn([binary, "-W", "-db", "-f", str(self.config_path)])
+        wait_serving(self.url, timeout, self.proxy)
+        self.wait_servers_up(timeout)
+
+    def start(self) -> "Cluster":
+        for i in range(self.processes):
+            self.start_daphne(i)
+        for i in range(self.workers):
+            self.start_worker(i)
+        self.start_proxy()
+        return self
+
+    def children(self) -> list[subprocess.Popen]:
+        return [p for p in (*self.daphnes, *self.celery, self.proxy) if p is not None]
+
+    def kill_daphne(self, index: int) -> None:
+        proc = self.daphnes[index]
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        self.daphnes[index] = None
+
+    def kill_worker(self, index: int) -> None:
+        proc = self.celery[index]
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        self.celery[index] = None
+
+    def revive(self) -> list[str]:
+        """Start again every daphne or worker that exited by itself (killed ones are None: not revived), as a
+        service manager would (systemd's Restart=always). Celery 5.7 / kombu 5.7 workers exit with « Unrecoverable
+        error: AttributeError('NoneType' object has no attribute 'hostname') » when Redis restarts under them
+        while they hold unacknowledged tasks (acks_late); their tasks come back after the visibility timeout."""
+        revived = []
+        for i, proc in enumerate(self.daphnes):
+            if proc is not None and proc.poll() is not None:
+                self.start_daphne(i)
+                revived.append(f"daphne{i + 1}")
+        for i, proc in enumerate(self.celery):
+            if proc is not None and proc.poll() is not None:
+                self.start_worker(i)
+                revived.append(f"worker{i + 1}")
+        return revived
+
+    # -- what the proxy sees (its admin socket)
+
+    def proxy_command(self, command: str) -> str:
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.settimeout(5)
+            sock.connect(str(self.stats_socket))
+            sock.sendall(command.encode() + b"\n")
+            chunks = []
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        return b"".join(chunks).decode()
+
+    def servers(self) -> dict[str, dict]:
+        """Per daphne server: its status (UP/DOWN…) and current sessions (open sockets and requests)."""
+        text = self.proxy_command("show stat")
+        header, *rows = [line for line in text.splitlines() if line]
+        names = header.lstrip("# ").split(",")
+        out = {}
+        for row in rows:
+            values = dict(zip(names, row.split(","), strict=False))
+            if values.get("pxname") == "daphne" and re.fullmatch(r"daphne\d+", values.get("svname", "")):
+                out[values["svname"]] = {"status": values["status"], "sessions": int(values["scur"] or 0)}
+        return out
+
+    def wait_servers_up(self, timeout: float = 30, count: int | None = None) -> None:
+        want = self.processes if count is None else count
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if sum(1 for s in self.servers().values() if s["status"].startswith("UP")) >= want:
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"HAProxy ne voit pas {want} daphne en service : {self.servers()}")
+
+    def stop(self) -> None:
+        for proc in self.children():
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.children():
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        with contextlib.suppress(FileNotFoundError):
+            self.stats_socket.unlink()

@@ -1,0 +1,108 @@
+"""Replays: every finished round of a table, step by step, rebuilt from the seed and the move log by the
+engine's own replay (tables.services.replay_moves).
+
+A step shows what a spectator could see then (the engine's `public_view`, drawn by the live table's pieces);
+the round's last step adds each seat's hand, once the match is over. A round is finished once nobody is left
+to act in it (round over, match over) or a later round is dealt: the round being played is never listed, and
+while the match runs its finished rounds show no hand. Generic: no game is named here.
+"""
+
+import copy
+from dataclasses import dataclass, field
+
+from engine import narration
+from tables import services
+from tables.models import Table
+
+NOT_ALLOWED = "Seuls les joueurs de cette table peuvent revoir ses manches."
+
+
+@dataclass
+class Step:
+    seq: int
+    seat: int | None
+    state: dict
+    events: list
+
+
+@dataclass
+class Round:
+    number: int
+    steps: list[Step] = field(default_factory=list)
+    finished: bool = False
+
+
+def replay_refusal(table: Table, user, session=None) -> str | None:
+    """Who may replay: the table's players; anyone logged in for a public table (or who opened the private
+    table's invitation link). None: allowed."""
+    from tables import spectators
+
+    if table.seats.filter(user_id=user.pk).exists():
+        return None
+    if not table.private or spectators.granted(session, table.pk):
+        return None
+    return NOT_ALLOWED
+
+
+def match_over(table: Table) -> bool:
+    return table.status == Table.Status.FINISHED
+
+
+def rounds(table: Table, *, until: int | None = None) -> list[Round]:
+    """The table's rounds, each with its steps (the deal first). `until`: stop replaying after that round."""
+    engine = services.engine_for(table)
+    out: list[Round] = []
+    if not table.seed:
+        return out
+    for entry, state, events in services.replay_moves(table):
+        number = state.get("round") if isinstance(state, dict) else None
+        if not isinstance(number, int):
+            continue
+        if out and number != out[-1].number:
+            out[-1].finished = True
+        if until is not None and number > until:
+            break
+        if not out or number != out[-1].number:
+            out.append(Round(number))
+        out[-1].steps.append(Step(entry.seq, entry.seat, state, events))
+    if out and not out[-1].finished:
+        last = out[-1].steps[-1].state
+        out[-1].finished = engine.result(last) is not None or not engine.to_act(last)
+    return [r for r in out if r.finished]
+
+
+def finished_round(table: Table, number: int) -> Round | None:
+    return next((r for r in rounds(table, until=number) if r.number == number), None)
+
+
+def step_table(table: Table, rnd: Round, index: int) -> Table:
+    """A stand-in of the table as it was after the round's step `index`, for the live pieces to draw: its
+    state, and the round's public events so far (« what just happened », as tables.recent keeps them)."""
+    step = rnd.steps[index]
+    shown = copy.copy(table)
+    shown.state = step.state
+    shown.deadline = None
+    shown.spectators = 0
+    shown.version = step.seq
+    shown.recent_events = [
+        {"v": s.seq, "seat": s.seat, "round": rnd.number, "events": narration.public_events(s.events)}
+        for s in rnd.steps[1:index + 1] if narration.public_events(s.events)
+    ]
+    if services.engine_for(table).result(step.state) is None:
+        shown.status = Table.Status.PLAYING
+    return shown
+
+
+def piece_id(piece) -> str:
+    return piece if isinstance(piece, str) else str((piece or {}).get("id", ""))
+
+
+def hands_at(table: Table, state: dict, seat_names: dict[int, str]) -> list[dict]:
+    """Each seat's hand in `state` (the round's end), as the replay shows it once the match is over."""
+    engine = services.engine_for(table)
+    out = []
+    for position in sorted(seat_names):
+        hand = [piece_id(p) for p in (engine.view(state, position).get("hand") or [])]
+        out.append({"position": position, "name": seat_names[position],
+                    "pieces": [{"id": p, "words": narration.card_words(p)} for p in hand if p]})
+    return out

@@ -1,0 +1,231 @@
+"""The cluster shape, proven across processes (PostgreSQL + Redis only): two daphne processes, a Celery
+worker and HAProxy in front (rummy_site/cluster.py, deploy/haproxy.cfg), as `make cluster` starts them.
+
+Two players of one table, each on his own daphne process (straight to its port, then through the proxy),
+see each other's moves live, and the robot's moves played by the worker reach both; `kill -9` of the process
+holding a player's socket: he reconnects through the proxy to the other process, gets the current view and
+plays on, with nothing acknowledged lost or applied twice. The players are scripted websocket clients of
+bench.chaos (real frames, deciding only from the HTML they get); the browser's side of a reconnection is
+tests/e2e/test_cluster.py."""
+
+import asyncio
+import os
+import time
+from dataclasses import dataclass
+
+import pytest
+from django.db import connection
+
+from bench.chaos import Figures, HostTab, check_table, session_cookie
+from rummy_site.cluster import Cluster, free_port, haproxy_binary
+from tables import services
+from tables.models import Game, Seat, Table
+from tests.reliability.test_crash import site_env
+from tests.tables.helpers import assert_ledger_conserved
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@dataclass
+class Endpoint:
+    url: str
+
+
+@pytest.fixture
+def cluster(settings, tmp_path):
+    if connection.vendor != "postgresql" or not settings.REDIS_URL:
+        pytest.skip("the cluster shape is PostgreSQL + Redis (set DATABASE_URL and REDIS_URL)")
+    if haproxy_binary() is None:
+        pytest.skip("HAProxy is not installed (.ci/run installs it)")
+    env = {**site_env(settings), "PRESENCE_HEARTBEAT_SECONDS": "0.5"}
+    log = open(tmp_path / "cluster.log", "a")  # noqa: SIM115 - closed below
+    started = Cluster(env={**os.environ, **env, "DJANGO_SETTINGS_MODULE": "rummy_site.settings", "DEBUG": "0",
+                           "CELERY_TASK_ALWAYS_EAGER": "0"},
+                      workers=1, port=free_port(), daphne_ports=[free_port(), free_port()], output=log)
+    started.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    try:
+        yield started.start()
+    finally:
+        started.stop()
+        log.close()
+        text = (tmp_path / "cluster.log").read_text()
+        assert "Traceback" not in text, text[text.index("Traceback") - 300:][:3000] if "Traceback" in text else ""
+
+
+def _friends_table(host, friend) -> Table:
+    """Thanasis, three seats: the host, his friend, a robot the worker plays."""
+    table = services.table_create(host=host, game=Game.objects.get(slug="thanasis"), seats_count=3,
+                                  bot_levels={2: 1}, options={}, stake=0, turn_timer_s=60, private=True)
+    services.seat_join(table=table, user=friend)
+    services.table_start(table=table, user=host)
+    return Table.objects.get(pk=table.pk)
+
+
+async def _play(tabs_and_endpoints, table_id: int, moves: int, timeout: float = 60) -> int:
+    """Both players connected (reconnecting at once if dropped) until the table is `moves` versions further.
+
+    Returns the last version every page had to show before they closed: once they have, the table may still move
+    on (robots, and the autoplay of players who left), unseen by pages already closed."""
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(tab.run(endpoint, stop)) for tab, endpoint in tabs_and_endpoints]
+    start = await asyncio.to_thread(_version, table_id)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        version = await asyncio.to_thread(_version, table_id)
+        if version >= start + moves or version < 0:
+            break
+        await asyncio.sleep(0.1)
+    end = time.monotonic() + 20  # the last pushes reach both pages (the table may have moved on meanwhile)
+    while True:
+        shown = await asyncio.to_thread(_shown_version, table_id)
+        if all(tab.seen and tab.seen[-1].version >= shown for tab, _ in tabs_and_endpoints):
+            break
+        assert time.monotonic() < end, ("a page never showed", shown, [t.seen[-1:] for t, _ in tabs_and_endpoints])
+        await asyncio.sleep(0.1)
+    stop.set()
+    await asyncio.gather(*tasks)
+    return shown
+
+
+def _shown_version(table_id: int) -> int:
+    """The last version a page shows in its status line (a finished match's last page, its result, has none)."""
+    try:
+        table = Table.objects.get(pk=table_id)
+        return table.version - (table.status == Table.Status.FINISHED)
+    finally:
+        connection.close()
+
+
+def _version(table_id: int) -> int:
+    """The table's version; -1 once the match is over."""
+    try:
+        table = Table.objects.get(pk=table_id)
+        return table.version if table.status == Table.Status.PLAYING else -1
+    finally:
+        connection.close()
+
+
+def _check(table_id: int, *tabs: HostTab) -> Figures:
+    figures = Figures()
+    for tab in tabs:
+        check_table(table_id, tab, figures)
+    return figures
+
+
+def _seen(tab: HostTab) -> set[int]:
+    return {s.version for s in tab.seen}
+
+
+def test_players_on_two_daphne_processes_see_each_other_live(cluster, make_player):
+    host, friend = make_player("hote"), make_player("ami")
+    table = _friends_table(host, friend)
+    tab_host = HostTab(table.pk, "thanasis", session_cookie(host), seat=0)
+    tab_friend = HostTab(table.pk, "thanasis", session_cookie(friend), seat=1)
+
+    # Straight to each process's port: the host on the first, his friend on the second
+    shown = asyncio.run(_play([(tab_host, Endpoint(cluster.daphne_url(0))),
+                               (tab_friend, Endpoint(cluster.daphne_url(1)))], table.pk, moves=30))
+    log = list(table.moves.filter(seq__lte=shown).order_by("seq").values_list("seq", "seat", "actor"))
+    played = {(seat, actor) for _, seat, actor in log}
+    assert {(0, "player"), (1, "player"), (2, "bot")} <= played, played
+    connected = max(min(_seen(tab_host)), min(_seen(tab_friend)))  # the robot may play before both are in
+    for seq, seat, actor in log:
+        if seq <= connected or table.moves.get(seq=seq).move.get("action") == "next_round":
+            continue
+        # every move, whoever made it on whichever process (or the worker), reached both players
+        assert seq in _seen(tab_host) and seq in _seen(tab_friend), (seq, seat, actor)
+    figures = _check(table.pk, tab_host, tab_friend)
+    assert (figures.lost_moves, figures.duplicate_moves, figures.replay_mismatches) == (0, 0, 0), figures.problems
+
+    # Through the proxy, at a new table (a Thanasis match is one round): the two sockets are spread over the
+    # two processes, and the game goes on
+    table = _friends_table(host, friend)
+    through = Endpoint(cluster.url)
+    tab_host2 = HostTab(table.pk, "thanasis", session_cookie(host), seat=0)
+    tab_friend2 = HostTab(table.pk, "thanasis", session_cookie(friend), seat=1)
+    spread = {}
+
+    async def play_and_look():
+        play = asyncio.create_task(_play([(tab_host2, through), (tab_friend2, through)], table.pk, moves=30))
+        await asyncio.sleep(2)
+        spread.update(await asyncio.to_thread(cluster.servers))
+        return await play
+
+    shown = asyncio.run(play_and_look())
+    assert [s["sessions"] for s in spread.values()] == [1, 1], spread
+    assert min(max(_seen(tab_host2)), max(_seen(tab_friend2))) >= shown
+    figures = _check(table.pk, tab_host2, tab_friend2)
+    assert (figures.lost_moves, figures.duplicate_moves, figures.replay_mismatches) == (0, 0, 0), figures.problems
+    assert figures.acked > 5
+    assert_ledger_conserved()
+
+
+def test_kill_9_of_a_daphne_moves_its_players_to_the_other_one(cluster, make_player):
+    host, friend = make_player("hote"), make_player("ami")
+    table = _friends_table(host, friend)
+    tabs = [HostTab(table.pk, "thanasis", session_cookie(user), seat=seat) for seat, user in ((0, host), (1, friend))]
+    through = Endpoint(cluster.url)
+    timings = {}
+
+    async def scenario():
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(tab.run(through, stop)) for tab in tabs]
+        await asyncio.sleep(3)
+        servers = await asyncio.to_thread(cluster.servers)
+        victim = next(i for i, name in enumerate(sorted(servers)) if servers[name]["sessions"] >= 1)
+        views = [len(tab.full_views) for tab in tabs]
+        version = await asyncio.to_thread(_version, table.pk)
+        killed = time.monotonic()
+        cluster.kill_daphne(victim)
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not all(len(t.full_views) > n for t, n in zip(tabs, views, strict=True)):
+            await asyncio.sleep(0.02)
+        timings["resync"] = [t.full_views[n] - killed if len(t.full_views) > n else None
+                             for t, n in zip(tabs, views, strict=True)]
+        timings["victim"] = victim
+        # play on: the table moves forward with both players on the surviving process
+        end = time.monotonic() + 30
+        while time.monotonic() < end and await asyncio.to_thread(_version, table.pk) in range(0, version + 20):
+            await asyncio.sleep(0.1)
+        timings["after"] = await asyncio.to_thread(_version, table.pk)
+        timings["servers"] = await asyncio.to_thread(cluster.servers)
+        stop.set()
+        await asyncio.gather(*tasks)
+        timings["version"] = version
+
+    asyncio.run(scenario())
+    print("cluster kill -9:", timings)
+    # At least one player was on the killed process: he came back through the proxy within a few seconds
+    assert any(r is not None for r in timings["resync"]), timings
+    # within a few seconds (about 1 s on a quiet machine; CI runs two suites side by side on two cores)
+    assert all(r is None or r < 12 for r in timings["resync"]), timings
+    assert timings["after"] < 0 or timings["after"] >= timings["version"] + 20, timings
+    alive = f"daphne{2 - timings['victim']}"
+    assert timings["servers"][alive]["status"].startswith("UP"), timings
+    figures = _check(table.pk, *tabs)
+    assert (figures.lost_moves, figures.duplicate_moves, figures.replay_mismatches) == (0, 0, 0), figures.problems
+    # The dead process's sockets stop counting once its heartbeats are missed: both seats are held by the
+    # sockets the live process has, and by nothing else once those close.
+    end = time.monotonic() + 10
+    while time.monotonic() < end and Seat.objects.filter(table=table, connections__gt=0).exists():
+        time.sleep(0.2)
+    assert not Seat.objects.filter(table=table, connections__gt=0).exists()
+
+
+def test_chaos_over_the_cluster_loses_nothing(settings, make_player, tmp_path):
+    """The short version of `python -m bench.chaos --cluster --runs 50`: daphne and workers killed, Redis
+    (a private one) restarted, three times over."""
+    from bench.chaos import TIMINGS, run_chaos
+
+    if connection.vendor != "postgresql" or not settings.REDIS_URL or haproxy_binary() is None:
+        pytest.skip("PostgreSQL + Redis mode, with HAProxy")
+    db = connection.settings_dict
+    env = {"DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}", **TIMINGS}
+    figures = run_chaos(env=env, host=make_player("hote"), runs=3, seed=20261202, log_path=tmp_path / "site.log",
+                        say=lambda *_: None, cluster=True)
+    report = "\n".join([figures.result_line(), *figures.problems[:10]])
+    assert figures.runs == 3 and figures.redis_restarts == 3, report
+    assert (figures.lost_moves, figures.duplicate_moves, figures.replay_mismatches, figures.stalls) == (0, 0, 0, 0), \
+        report
+    assert figures.max_resync_s < 12, report  # a few seconds: about 2 s at most on a quiet machine (bench.chaos)
+    assert figures.moves > 50, report

@@ -1,0 +1,56 @@
+"""The robots' published strength (issue 16): every live game has its measured figures, shown on its rules
+page and on the table creation form, and the file is what bench/strength.py writes from them."""
+
+import pytest
+from django.urls import reverse
+
+from bench import strength as bench_strength
+from engine.bots import strength
+from tables.forms import live_slugs
+
+LEVELS = ("1", "2", "3")
+
+
+@pytest.mark.parametrize("slug", live_slugs())
+def test_every_live_game_has_measured_levels(slug):
+    entry = strength.for_game(slug)
+    assert entry is not None, f"{slug}: no entry in engine/bots/strength.json (python -m bench.strength)"
+    assert entry["date"] and entry["command"].startswith("python -m bench.bots")
+    assert set(entry["levels"]) == set(LEVELS)
+    for level in ("2", "3"):
+        vs = entry["levels"][level]["vs_below"]
+        low, high = vs["ci95"]
+        assert 0 <= low <= vs["win_rate"] <= high <= 1 and vs["matches"] > 0
+    mus = [entry["levels"][lv]["rating"]["mu"] for lv in LEVELS]
+    for index, level in enumerate(("2", "3")):
+        assert (mus[index + 1] > mus[index]) == (entry["levels"][level]["vs_below"]["win_rate"] > 0.5)
+
+
+def test_the_file_is_what_the_bench_script_writes():
+    assert bench_strength.main(["--check"]) == 0
+
+
+@pytest.mark.parametrize(("slug", "level"), [("gin", 3), ("thanasis", 2), ("canasta", 3), ("thunee", 2)])
+def test_the_published_ratings_predict_the_measured_win_rate_back(slug, level):
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    strong = model.rating(*strength.bot_rating(slug, level))
+    weak = model.rating(*strength.bot_rating(slug, level - 1))
+    if strength.for_game(slug)["teams"]:  # the ladder: two robots of a level against two of the level below
+        teams = [[strong, model.rating(*strength.bot_rating(slug, level))],
+                 [weak, model.rating(*strength.bot_rating(slug, level - 1))]]
+    else:
+        teams = [[strong], [weak]]
+    predicted = model.predict_win(teams)[0]
+    measured = strength.for_game(slug)["levels"][str(level)]["vs_below"]["win_rate"]
+    assert predicted == pytest.approx(measured, abs=0.01)
+
+
+@pytest.mark.django_db
+def test_the_rules_page_and_the_creation_form_show_the_strength(client, player_client):
+    html = client.get(reverse("rules_page", args=["gin"])).content.decode()
+    assert "Force des robots" in html and "Mesurée le 30 novembre 2026" in html
+    assert "64,3 % contre Confirmé" in html and "58,8–69,5 %" in html
+    form = player_client.get(reverse("tables:lobby") + "?jeu=thunee").content.decode()
+    assert 'data-testid="bot-strength"' in form and "98,0 % contre Débutant" in form
