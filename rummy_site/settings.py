@@ -127,6 +127,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The test suite sets this for itself and for the servers it starts: it creates players by the hundred, and
+# the deliberately slow hash (0.2 s of CPU each) is not what those tests are about. Never set in production.
+if env_bool("FAST_PASSWORD_HASHER_FOR_TESTS", False) and not PRODUCTION:
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
+                        "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+
 # --- Language -----------------------------------------------------------------------------
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français")]
@@ -185,6 +191,9 @@ else:
     CELERY_BROKER_URL = "memory://"
     # The memory broker is polled: every 20 ms rather than kombu's 1 s, or a bot's turn starts up to 1 s late.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.02}
+    # Without an event loop (the memory transport has none) countdown tasks wait on a timer thread that
+    # sleeps up to this long before it sees a new one: Celery's 1 s made every robot move a second late.
+    CELERY_WORKER_TIMER_PRECISION = 0.02
     # No external service: a Celery worker runs as a thread inside the daphne process.
     CELERY_EMBEDDED_WORKER = env_bool("CELERY_EMBEDDED_WORKER", True)
 

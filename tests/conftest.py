@@ -11,6 +11,10 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.CELERY_EMBEDDED_WORKER = False
+    # The cheapest password hasher, here and in the servers the tests start (they inherit the environment).
+    os.environ["FAST_PASSWORD_HASHER_FOR_TESTS"] = "1"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
+                                 "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
     settings.PRESENCE_HEARTBEAT_SECONDS = 0  # no heartbeat thread either (tests call tables.presence directly)
 
 
