@@ -86,7 +86,16 @@ def _drag_once(page: Page, tile: str, target: str) -> None:
     for i in range(1, 9):
         page.mouse.move(x + (gx - x) * i / 8, y + (gy - y) * i / 8)
         page.wait_for_timeout(25)
-    page.wait_for_timeout(110)
+    # The sets reflow while the tile travels over them: aim again at where the goal is now, and rest there for
+    # a few of SortableJS's 50 ms looks, as a finger does.
+    again = (last if last.count() else page.locator(target).first).bounding_box()
+    if again is not None:
+        gx = again["x"] + again["width"] * (.75 if last.count() else .5)
+        gy = again["y"] + again["height"] / 2
+    for dx in (1, -1, 0):
+        page.mouse.move(gx + dx, gy)
+        page.wait_for_timeout(60)
+    page.wait_for_timeout(60)
     page.mouse.up()
     page.wait_for_timeout(120)
 
