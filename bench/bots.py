@@ -121,7 +121,20 @@ def play_match(task: tuple) -> dict:
     endings = Counter((row["ending"], "strong" if row.get("winner") == strong_seat else "weak")
                       for row in state["history"] if row.get("ending") and row.get("winner") is not None)
     return {"pair": (strong, weak), "score": score, "wall": wall, "cpu": cpu, "turn": turn, "rounds": state["round"],
-            "steps": step, "stalled": stalled, "endings": endings}
+            "steps": step, "stalled": stalled, "endings": endings,
+            "round_points": round_points(state["history"], strong_seat)}
+
+
+def round_points(history: list[dict], strong_seat: int) -> dict | None:
+    """The points each level scored over the match's played rounds, as the game's history counts them (Thanasis,
+    Gin, the Rami family: penalty points, lower is better), and how many rounds: None where rows carry no
+    per-seat list. Void rounds (no points for anyone) are left out."""
+    rows = [row for row in history if isinstance(row.get("points"), list) and not row.get("void")]
+    if not rows or len(rows[0]["points"]) != 2:
+        return None
+    strong = sum(row["points"][strong_seat] or 0 for row in rows)
+    weak = sum(row["points"][1 - strong_seat] or 0 for row in rows)
+    return {"strong": strong, "weak": weak, "rounds": len(rows)}
 
 
 def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first: int = 0,
@@ -138,13 +151,14 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
     summary = {"pairs": {}, "wall": {1: [], 2: [], 3: []}, "cpu": {1: [], 2: [], 3: []}, "turn": {1: [], 2: [], 3: []}}
     for r in results:
         entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
-                                                        "stalled": 0, "endings": Counter()})
+                                                        "stalled": 0, "endings": Counter(), "points": Counter()})
         entry["score"] += r["score"]
         entry["n"] += 1
         entry["rounds"] += r["rounds"]
         entry["steps"] += r["steps"]
         entry["stalled"] += r["stalled"]
         entry["endings"].update(r["endings"])
+        entry["points"].update(r.get("round_points") or {})
         for level in r["cpu"]:
             summary["wall"][level].extend(r["wall"][level])
             summary["cpu"][level].extend(r["cpu"][level])
@@ -320,6 +334,10 @@ def main(argv=None) -> int:
             endings = ", ".join(f"{ending} by L{s if who == 'strong' else w}: {n}"
                                 for (ending, who), n in sorted(e["endings"].items()))
             print(f"    round endings: {endings}")
+        points = e["points"]
+        if points.get("rounds"):
+            print(f"    points per round (the game's count): L{s} {points['strong'] / points['rounds']:.2f}, "
+                  f"L{w} {points['weak'] / points['rounds']:.2f} over {points['rounds']} rounds")
     p99 = {}
     for level in (1, 2, 3):
         ts, cs = summary["wall"][level], summary["cpu"][level]
