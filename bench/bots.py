@@ -137,6 +137,21 @@ def round_points(history: list[dict], strong_seat: int) -> dict | None:
     return {"strong": strong, "weak": weak, "rounds": len(rows)}
 
 
+def progress(results, total: int, every: int = 50) -> list[dict]:
+    """Collect the matches' results, printing the running win rate of each pairing to stderr every `every`
+    matches (a long run can be read, or stopped, half-way)."""
+    done, scores = [], Counter()
+    for r in results:
+        done.append(r)
+        scores[r["pair"], "score"] += r["score"]
+        scores[r["pair"], "n"] += 1
+        if len(done) % every == 0 and len(done) < total:
+            rates = ", ".join(f"L{s} vs L{w} {scores[(s, w), 'score'] / n:.1%} of {n}"
+                              for (s, w), key in scores if key == "n" for n in [scores[(s, w), "n"]])
+            print(f"# {len(done)}/{total} matches: {rates}", file=sys.stderr, flush=True)
+    return done
+
+
 def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first: int = 0,
         l3_matches: int | None = None, max_steps: int = MAX_STEPS) -> dict:
     tasks = [(slug, first + i, s, w, options, budget, max_steps) for (s, w) in pairs
@@ -145,9 +160,9 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
     worker = play_whole_team_match if slug in WHOLE_MATCH_TEAM_GAMES else worker
     if jobs > 1:
         with Pool(jobs) as pool:
-            results = pool.map(worker, tasks, chunksize=1)
+            results = progress(pool.imap_unordered(worker, tasks, chunksize=1), len(tasks))
     else:
-        results = [worker(t) for t in tasks]
+        results = progress(map(worker, tasks), len(tasks))
     summary = {"pairs": {}, "wall": {1: [], 2: [], 3: []}, "cpu": {1: [], 2: [], 3: []}, "turn": {1: [], 2: [], 3: []}}
     for r in results:
         entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
