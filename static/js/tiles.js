@@ -404,11 +404,17 @@
         delay: 120,
         delayOnTouchOnly: true,
         touchStartThreshold: 4,
-        emptyInsertThreshold: 24,
+        // the tile goes into the box under the pointer, never into an empty one nearby: a wider reach made the
+        // empty slot take the tile while the pointer was still over the set beside it
+        emptyInsertThreshold: 0,
         ghostClass: "tile-ghost",
         chosenClass: "tile-chosen",
         fallbackClass: "tile-drag",
-        onStart: function () { dragging = true; document.body.classList.add("tiles-dragging"); },
+        onStart: function () {
+          dragging = true;
+          hold(true);
+          document.body.classList.add("tiles-dragging");
+        },
         onEnd: function (evt) {
           dragging = false;
           document.body.classList.remove("tiles-dragging");
@@ -423,8 +429,33 @@
     });
   }
 
-  /** The tile goes where the finger (or the mouse) let it go: a set or the new-set slot under that point takes
-   * it even when SortableJS left it elsewhere (the sets reflow while it travels over them). */
+  /** While a tile travels, every box keeps at least the size it had when the drag began (`on` false lets go).
+   * Without this the boxes changed size under the pointer: the new-set slot loses its words when a tile enters
+   * it (it shrank from 89 to 38 px on a phone) and the set beside it slid left under the pointer; SortableJS
+   * (which looks at the element under the pointer every 50 ms) then moved the tile into that set, the slot
+   * grew back under the pointer and took the tile again, and so on while the finger rested: the tile ended
+   * where that back-and-forth stood at the release, often in the set beside the slot, and a new drag to the
+   * same place did the same. Now a box only grows by the tile it holds (a set emptied of it keeps its place),
+   * so the box under the pointer stays under it once it has taken the tile. */
+  function hold(on) {
+    var b = board(), r = rack();
+    var boxes = b ? $all("[data-tl-set], [data-tl-new]", b) : [];
+    if (r) boxes.push(r);
+    if (!on) {
+      boxes.forEach(function (box) { box.style.minWidth = ""; box.style.minHeight = ""; });
+      return;
+    }
+    var sizes = boxes.map(function (box) { return box.getBoundingClientRect(); });  // all read, then all written
+    boxes.forEach(function (box, i) {
+      if (box !== r) box.style.minWidth = sizes[i].width + "px";  // the rack is as wide as the page
+      box.style.minHeight = sizes[i].height + "px";
+    });
+  }
+
+  /** The tile goes where the finger (or the mouse) let it go: the set or new-set slot under that point takes it
+   * when SortableJS left it elsewhere (the release came before its next look, 50 ms apart). The boxes still
+   * have their sizes of the drag (hold), the layout the player saw when letting go. A box that contains the
+   * point wins over one within 4 px of it, and the box holding the tile wins a tie: it stays put. */
   function follow(item, point) {
     if (!point || !item || !acting()) return;
     var b = board();
@@ -432,15 +463,22 @@
     var boxes = $all("[data-tl-new], [data-tl-set]", b);
     var r = rack();
     if (r && fromRack(item.getAttribute("data-tile"))) boxes.push(r);
-    var under = boxes.filter(function (box) {
+    var near = boxes.map(function (box) {
       var rect = box.getBoundingClientRect();
-      return point.x >= rect.left - 4 && point.x <= rect.right + 4 && point.y >= rect.top - 4 && point.y <= rect.bottom + 4;
-    })[0];
-    if (under && !under.contains(item)) under.appendChild(item);
+      var dx = Math.max(rect.left - point.x, 0, point.x - rect.right);
+      var dy = Math.max(rect.top - point.y, 0, point.y - rect.bottom);
+      return { box: box, off: Math.max(dx, dy) };
+    }).filter(function (n) { return n.off <= 4; });
+    if (!near.length) return;
+    var best = Math.min.apply(null, near.map(function (n) { return n.off; }));
+    var ties = near.filter(function (n) { return n.off === best; });
+    if (ties.some(function (n) { return n.box.contains(item); })) return;
+    ties[0].box.appendChild(item);
   }
 
   function dropped(item, point) {
     follow(item, point);
+    hold(false);
     var r = rack();
     if (r) rackOrder = ids(r);
     if (acting()) {
