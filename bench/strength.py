@@ -32,17 +32,17 @@ ANCHOR = 25.0  # the Confirmé's mu
 
 # game: (date, command, team ladder, [(level, win rate vs level - 1, matches, ci low, ci high or None)])
 FIGURES = {
-    "thanasis": ("2026-11-30", "python -m bench.bots --game thanasis --rounds 1000 ; --pairs 3-2 --matches 300",
-                 False, [(2, 0.607, 1000, None, None), (3, 0.533, 300, 0.477, 0.589)]),
+    "thanasis": ("2026-12-03", "python -m bench.bots --game thanasis --rounds 1000 ; --pairs 3-2 --matches 2000",
+                 False, [(2, 0.607, 1000, None, None), (3, 0.509, 2000, 0.487, 0.531)]),
     "gin": ("2026-11-30", "python -m bench.bots --game gin --rounds 1000 ; --pairs 3-2 --matches 300",
             False, [(2, 0.682, 1000, None, None), (3, 0.643, 300, 0.588, 0.695)]),
     "rami": ("2026-11-30", "python -m bench.bots --game rami --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 100",
              False, [(2, 0.925, 200, 0.880, 0.954), (3, 0.690, 100, 0.594, 0.772)]),
     "rami40": ("2026-11-30", "python -m bench.bots --game rami40 --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 60",
                False, [(2, 0.872, 200, None, None), (3, 0.617, 60, 0.490, 0.729)]),
-    "kalooki": ("2026-11-30", "python -m bench.bots --game kalooki --pairs 2-1 --matches 200 ; "
-                "--pairs 3-2 --matches 60",
-                False, [(2, 0.915, 200, None, None), (3, 0.617, 60, 0.490, 0.729)]),
+    "kalooki": ("2026-12-03", "python -m bench.bots --game kalooki --pairs 2-1 --matches 200 ; "
+                "--pairs 3-2 --matches 300",
+                False, [(2, 0.915, 200, None, None), (3, 0.660, 300, 0.605, 0.711)]),
     "rami-traditionnel": ("2026-11-30", "python -m bench.bots --game rami-traditionnel --pairs 2-1 --matches 200 ; "
                           "--pairs 3-2 --matches 60",
                           False, [(2, 0.985, 200, None, None), (3, 0.883, 60, 0.778, 0.942)]),
