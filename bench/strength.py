@@ -52,8 +52,8 @@ FIGURES = {
                 "--pairs 3-2 --matches 100",
                 True, [(2, 0.875, 200, 0.822, 0.914), (3, 0.615, 100, 0.517, 0.704)]),
     "canasta-tuiles": ("2026-12-03", "python -m bench.bots --game canasta-tuiles --pairs 2-1 --matches 200 --jobs 1 ; "
-                       "--pairs 3-2 --matches 100",
-                       True, [(2, 0.760, 200, 0.696, 0.814), (3, 0.525, 100, 0.428, 0.620)]),
+                       "--pairs 3-2 --matches 200 --first 1000 --jobs 2",
+                       True, [(2, 0.760, 200, 0.696, 0.814), (3, 0.637, 200, 0.569, 0.701)]),
     "thunee": ("2026-12-02", "python -m bench.bots --game thunee --matches 200 --l3-matches 60 --jobs 1",
                True, [(2, 0.980, 200, 0.950, 0.992), (3, 0.833, 60, 0.720, 0.907)]),
 }

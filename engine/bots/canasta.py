@@ -22,7 +22,8 @@ so a turn always ends.
   blocking 3 for a large pile, keeps natural canastas clean while they can still close naturally, goes
   out when the opponents hold many cards or the hand is running out and holds back when its team has
   more to gain, asks its partner before going out while the partner holds many cards and answers the
-  question from its own hand.
+  question from its own hand. In the tile game its discard order also throws high pieces sooner
+  (`SHED_VALUE_EXPERT`) and counts a rank the opponents have melded as safe (they lay such pieces off).
 
 Every level's plan, when it may go out, first looks for a way out exhaustively (`Planner.going_out`):
 which piece is the discard, every split of the wilds between the team's melds and the new melds, the 2s
@@ -41,6 +42,9 @@ from engine.bots.base import Moves
 
 SLUGS = ("canasta", "canasta-tuiles")
 DANGER_WEIGHT = {1: 0.0, 2: 0.5, 3: 1.5}  # points per pile card a discard risks giving the next opponent
+SAFE_LAID_OFF = True  # level 3, tiles: a rank the opponents have melded is a safe discard (`take_chance`)
+LAID_OFF_PAIR = 0.1
+SHED_VALUE_EXPERT = 0.5  # level 3, tiles: throws high pieces sooner (static bench vs level 2: 55 % of 1,000 matches)
 BEGINNER_SLIP = 0.25  # level 1 throws a random loose card this often
 BLOCK = "3B"  # key of a blocking 3 (black 3s, blue and black 3-tiles)
 CANASTA = 7  # pieces in a canasta
@@ -590,14 +594,19 @@ def p_one(u: int, pool: int, hand: int) -> float:
     return 1.0 - math.comb(pool - u, hand) / math.comb(pool, hand)
 
 
-def take_chance(spec: Spec, seen: Seen, c: str, unseen: Counter, pool: int) -> float:
-    """Chance that the next opponent can take the pile with `c` on top."""
+def take_chance(spec: Spec, seen: Seen, c: str, unseen: Counter, pool: int, laid_off: bool = False) -> float:
+    """Chance that the next opponent can take the pile with `c` on top.
+
+    `laid_off` (the expert, tile game): a player whose team has melded a rank lays its naturals off, so
+    he rarely holds a pair of it (`LAID_OFF_PAIR` of the chance is left: the pieces a small hand keeps)."""
     k = spec.key(c)
     if k is None or k == BLOCK:
         return 0.0
     hand = seen.counts.get(seen.next_seat, 11)
     u = unseen.get(k, 0)
     pair = p_pair(u, pool, hand)
+    if laid_off and spec.tiles and any(m.key == k for m in seen.theirs):
+        return pair * LAID_OFF_PAIR
     if spec.tiles or seen.frozen or not seen.their_opened:
         return pair
     if any(m.key == k for m in seen.theirs):
@@ -613,6 +622,7 @@ def discard_order(spec: Spec, seen: Seen, left: list[str], level: int) -> list[s
     unseen, pool = unseen_counts(spec, seen)
     mine = {m.key for m in seen.mine}
     weight = 2.0 + seen.pile_size * (DANGER_WEIGHT[level])
+    shed = SHED_VALUE_EXPERT if level >= 3 and spec.tiles else 0.1  # points of a piece kept, per point of value
 
     def cost(c: str) -> tuple:
         k = spec.key(c)
@@ -627,8 +637,8 @@ def discard_order(spec: Spec, seen: Seen, left: list[str], level: int) -> list[s
         if n >= 2:
             keep += 10.0 * min(n, 3)  # a pair takes the pile, a triple melds
         keep += 0.8 * unseen.get(k, 0)
-        danger = take_chance(spec, seen, c, unseen, pool) * weight
-        return (1, keep + danger - 0.1 * spec.value(c), spec.P.order[c])
+        danger = take_chance(spec, seen, c, unseen, pool, laid_off=level >= 3 and SAFE_LAID_OFF) * weight
+        return (1, keep + danger - shed * spec.value(c), spec.P.order[c])
 
     return sorted(left, key=cost)
 

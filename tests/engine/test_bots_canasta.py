@@ -363,3 +363,35 @@ def test_tile_expert_throws_a_blocking_three_at_once():
     state = rig(game, {0: ["K3a", "R9a", "Y9b", "B6a", "R11a", "Y13a"]}, melds={"A": [("7", ["R7a", "B7b", "K7a"])]},
                 pile=["K4b"], has_melded=[True, True, True, True])
     assert decide(game, state, 0, 3) == {"action": "discard", "card": "K3a"}
+
+
+def test_tile_expert_deals_the_hidden_tiles_as_the_table_allows():
+    """The playouts' deal (tile game): every piece once, the counts of the view; no red or yellow 3 in a hand
+    (laid at once), no blocking 3 in another hand (thrown at once), no natural of a rank a melded team owns
+    in its players' hands and no three naturals of one rank there (laid off, melded)."""
+    from engine.bots import canasta as cb
+    from engine.bots import canasta_rollout as rollout
+
+    game = games.get("canasta-tuiles")
+    state = rig(game, {0: ["R9a", "Y9b", "B6a", "R11a", "Y13a", "K5a"]},
+                melds={"A": [("7", ["R7a", "B7b", "K7a"])], "B": [("10", ["R10a", "B10b", "K10a"]),
+                                                                   ("12", ["R12a", "Y12a", "K12a"])]},
+                pile=["K4b", "B3a", "Y8a"], has_melded=[True, True, True, True],
+                options=OPTIONS["canasta-tuiles"])
+    view = game.view(state, 0)
+    spec = cb.spec_of("canasta-tuiles")
+    seen = cb.seen_of(spec, view)
+    for i in range(20):
+        h = rollout.deal(spec, seen, view, random.Random(i))
+        everything = [p for x in h.hands for p in x] + h.pile + h.stock
+        everything += [p for team in h.melds for v in team.values() for p in v]
+        everything += [p for t in view["teams"].values() for p in t["red3s"]]
+        assert sorted(everything) == sorted(spec.P.deck)
+        assert [len(x) for x in h.hands] == view["hand_counts"]
+        assert len(h.pile) == view["pile"]["size"] and h.pile[-1] == "Y8a" and len(h.stock) == view["stock_count"]
+        for s in (1, 2, 3):
+            keys = [spec.key(p) for p in h.hands[s]]
+            assert not [p for p in h.hands[s] if p in spec.P.bonus_threes or spec.key(p) == cb.BLOCK]
+            melded = {"7"} if s == 2 else {"10", "12"}
+            assert not melded & set(keys)
+            assert max(keys.count(k) for k in set(keys) if k is not None) <= 2
