@@ -38,8 +38,8 @@ FIGURES = {
             False, [(2, 0.682, 1000, None, None), (3, 0.643, 300, 0.588, 0.695)]),
     "rami": ("2026-11-30", "python -m bench.bots --game rami --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 100",
              False, [(2, 0.925, 200, 0.880, 0.954), (3, 0.690, 100, 0.594, 0.772)]),
-    "rami40": ("2026-11-30", "python -m bench.bots --game rami40 --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 60",
-               False, [(2, 0.872, 200, None, None), (3, 0.617, 60, 0.490, 0.729)]),
+    "rami40": ("2026-12-03", "python -m bench.bots --game rami40 --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 300",
+               False, [(2, 0.872, 200, None, None), (3, 0.610, 300, 0.554, 0.663)]),
     "kalooki": ("2026-12-03", "python -m bench.bots --game kalooki --pairs 2-1 --matches 200 ; "
                 "--pairs 3-2 --matches 300",
                 False, [(2, 0.915, 200, None, None), (3, 0.660, 300, 0.605, 0.711)]),
