@@ -103,24 +103,48 @@ def _drag_once(page: Page, tile: str, target: str) -> bool:
     return True
 
 
+def _place_of(page: Page, tile: str) -> str:
+    """Where the tile is: its box (a set's first tile, the rack, the slot) and its index there."""
+    return page.evaluate("""tile => { const el = document.querySelector(`[data-tile='${tile}']`);
+        if (!el) return '';
+        const box = el.parentElement, first = box.querySelector('[data-tile]');
+        const kind = box.hasAttribute('data-tl-rack') ? 'rack' : box.hasAttribute('data-tl-new') ? 'new' : 'set';
+        return `${kind}:${first ? first.dataset.tile : ''}:${[...box.children].indexOf(el)}`; }""", tile)
+
+
+def _lands(page: Page, landed: str, seconds: float = 2.0) -> bool:
+    """The tile is where it was let go, now or within `seconds` (the page lays a drop out on its next tick)."""
+    try:
+        page.locator(landed).first.wait_for(state="attached", timeout=seconds * 1000)
+        return True
+    except PlaywrightError:
+        return False
+
+
 def drag(page: Page, tile: str, target: str) -> None:
     """Drag a tile with the mouse (SortableJS's fallback drags a finger the same way) onto `target`: next to
-    its last tile, or into it when it has none. A drag made must land there (a touch screen has no other way):
-    only a drag that could not be made, the tile being swapped by a push under the pointer, is made again."""
+    its last tile, or into it when it has none. A drag made must land there (a touch screen has no other way): a
+    tile that moved elsewhere fails; one that did not move at all (a push swapped the page as the drag began, and
+    the player sees his tile back in place) is dragged again, as a player would."""
     if target == NEW:
         landed = f'#table-centre [data-tl-set]:has([data-tile="{tile}"]):not(:has([data-tile]:nth-child(2)))'
     else:
         landed = f'{target} [data-tile="{tile}"]'
     for _ in range(4):
+        # the page has bound its drags to the tile's box (a push may have just swapped it)
+        page.wait_for_function("tile => { const el = document.querySelector(`[data-tile='${tile}']`);"
+                               " return !!(el && window.Sortable && Sortable.get(el.parentElement)); }", arg=tile)
+        where = _place_of(page, tile)
         try:
             made = _drag_once(page, tile, target)
         except PlaywrightError:  # the tile was swapped by a push under the pointer: as a player would, again
             page.mouse.up()
             made = False
-        if page.locator(landed).count():
+        if _lands(page, landed):
             return
-        if made:
-            break
+        if made and _place_of(page, tile) != where:
+            break  # it moved, somewhere else than where it was let go: the bug this test guards against
+        # it did not move at all (a push replaced the page as the drag began): a player drags it again
     page.screenshot(path=str(ARTIFACTS / f"rummikub-drag-failed-{tile}.png"))
     raise AssertionError(f"{tile} dragged onto {target} did not land there")
 
