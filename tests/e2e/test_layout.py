@@ -233,17 +233,24 @@ def test_a_wild_card_keeps_its_star_in_an_overlapped_hand(live_site, page):
     expect(page.locator("#table-hand [data-card]").first).to_be_visible(timeout=30000)
     # At my turn nothing is pushed until I play (a robot's move would redraw the hand under the marks)
     expect(page.locator("#table-status")).to_have_attribute("data-my-turn", "1", timeout=30000)
-    # Whatever was dealt, mark three cards of the hand wild the way the server draws them.
-    page.evaluate("""() => {
-      for (const card of Array.from(document.querySelectorAll('#table-hand [data-card]')).slice(0, 3)) {
-        card.classList.add('wild');
-        const star = document.createElement('span');
-        star.className = 'c-star';
-        star.setAttribute('aria-hidden', 'true');
-        star.textContent = '★';
-        card.append(star);
-      }
-    }""")
-    problems: list[str] = []
-    assert _check_wilds(page, "main", problems) >= 3
+    # Whatever was dealt, mark three cards of the hand wild the way the server draws them. A push may still
+    # redraw the hand (the « en ligne » dots follow the page's arrival by a moment): then mark the new hand.
+    for _ in range(5):
+        page.evaluate("""() => {
+          window.testMarked = Array.from(document.querySelectorAll('#table-hand [data-card]')).slice(0, 3);
+          for (const card of window.testMarked) {
+            card.classList.add('wild');
+            const star = document.createElement('span');
+            star.className = 'c-star';
+            star.setAttribute('aria-hidden', 'true');
+            star.textContent = '★';
+            card.append(star);
+          }
+        }""")
+        problems: list[str] = []
+        seen = _check_wilds(page, "main", problems)
+        if page.evaluate("() => window.testMarked.every(card => card.isConnected)"):
+            break
+        page.wait_for_timeout(300)
+    assert seen >= 3
     assert not problems, "\n".join(problems)
