@@ -10,11 +10,13 @@ takes trick 1 and leads trick 2 while I still hold all four suits — whatever i
 card of another suit is refused. The site runs in its own processes on the same database: the browser only
 sees what the server renders."""
 
+import contextlib
 import re
 from unittest import mock
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine import games
 from tests.e2e.test_accessibility import _violations
@@ -66,10 +68,10 @@ def _version(page: Page) -> str:
     return page.locator("#table-status").get_attribute("data-version")
 
 
-def _act(page: Page, locator) -> None:
+def _act(page: Page, locator, *, click_timeout: float | None = None) -> None:
     """Click and wait until the table has moved on (the server applied it and pushed the next state)."""
     version = _version(page)
-    locator.click()
+    locator.click(timeout=click_timeout)
     expect(page.locator("#table-status")).not_to_have_attribute("data-version", version, timeout=10000)
 
 
@@ -151,7 +153,9 @@ def test_a_new_player_plays_a_whole_thunee_deal_with_a_robot_partner(live_site, 
             break
         buttons = page.locator("#table-actions .tk-choice button")
         if buttons.count():
-            _act(page, buttons.filter(has_text=re.compile("^(Passer|Fini)$")).first)
+            # the choice may be gone when clicked (the table moved on meanwhile): then look again
+            with contextlib.suppress(PlaywrightTimeout):
+                _act(page, buttons.filter(has_text=re.compile("^(Passer|Fini)$")).first, click_timeout=5000)
             continue
         playable = page.locator(f"{HAND} .is-playable")
         if not playable.count():
