@@ -1,5 +1,6 @@
 """The contract every game implements, and helpers shared by all of them."""
 
+import pickle
 from dataclasses import dataclass, field
 
 from engine import moves
@@ -13,6 +14,12 @@ def event(kind: str, audience="all", **data) -> dict:
     audience: "all", {"seat": n} or {"team": "A"|"B"}. Data stays JSON-serialisable.
     """
     return {"kind": kind, "audience": audience, **data}
+
+
+def copy_data(value):
+    """A deep copy of a state's plain data (dicts, lists, strings, numbers), as `copy.deepcopy` makes it, about six
+    times faster: a view copies the match's history for every seat after every move (tables.rendering)."""
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
 def to_seat(seat: int) -> dict:

@@ -280,14 +280,23 @@ def sentence(phrases: list[tuple[int | None, str, str]], names: dict, me: int | 
 def turns(entries: list[dict], names: dict, me: int | None = None) -> list[dict]:
     """Entries (oldest first, each `{seat, events}`) as turns: `[{seat, text}]`, oldest first; the moves of
     one seat in a row make one turn."""
-    grouped: list[tuple[int | None, list]] = []
+    return told(grouped(entries, names), names, me)
+
+
+def grouped(entries: list[dict], names: dict) -> list[tuple[int | None, list]]:
+    """The phrases of the entries, a run of one seat's moves together: what `told` tells each reader."""
+    out: list[tuple[int | None, list]] = []
     for entry in entries:
         said = [p for p in (phrase(e, names) for e in entry.get("events") or ()) if p is not None]
         if not said:
             continue
         seat = entry.get("seat")
-        if grouped and grouped[-1][0] == seat:
-            grouped[-1][1].extend(said)
+        if out and out[-1][0] == seat:
+            out[-1][1].extend(said)
         else:
-            grouped.append((seat, said))
-    return [{"seat": seat, "text": sentence(said, names, me)} for seat, said in grouped]
+            out.append((seat, said))
+    return out
+
+
+def told(groups: list[tuple[int | None, list]], names: dict, me: int | None = None) -> list[dict]:
+    return [{"seat": seat, "text": sentence(said, names, me)} for seat, said in groups]

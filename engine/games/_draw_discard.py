@@ -20,10 +20,9 @@ contract's (`game`, `seats`, `phase`, `round`, `active`, `scores`, `history`):
 (`fork`), never the whole state.
 """
 
-import copy
 
 from engine import cards, moves
-from engine.base import Game, event, to_seat
+from engine.base import Game, copy_data, event, to_seat
 from engine.errors import IllegalMove
 from engine.rng import StreamRandom, shuffled
 
@@ -342,7 +341,7 @@ class DrawDiscardGame(Game):
     def result(self, state: dict) -> dict | None:
         if state["phase"] != MATCH_OVER or state["result"] is None:
             return None
-        return copy.deepcopy(state["result"])
+        return copy_data(state["result"])
 
     def autoplay(self, state: dict, seat: int) -> dict:
         check_seat(state, seat)
@@ -402,9 +401,9 @@ class DrawDiscardGame(Game):
             "stock_rebuilds": state["rebuilds"],
             "discard_top": discard[-1] if discard else None,
             "discard_pile": list(discard),
-            "history": copy.deepcopy(state["history"]),
+            "history": copy_data(state["history"]),
             "out": [dict(o) for o in state["out"]],
-            "last_round": copy.deepcopy(state["last_round"]) if phase in (ROUND_OVER, MATCH_OVER) else None,
+            "last_round": copy_data(state["last_round"]) if phase in (ROUND_OVER, MATCH_OVER) else None,
             "result": self.result(state),
             "seat": None,
             "hand": [],

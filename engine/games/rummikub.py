@@ -26,11 +26,10 @@ round), `passes` (consecutive passes), `staged` (the acting seat's proposals `[{
 `removed` (racks of leavers), `first_draw` (the draw for the first player), `last_round`, `out`, `result`.
 """
 
-import copy
 from functools import lru_cache
 
 from engine import moves
-from engine.base import Game, GameInfo, Option, event, to_seat
+from engine.base import Game, GameInfo, Option, copy_data, event, to_seat
 from engine.errors import IllegalMove
 from engine.games import _tiles
 from engine.games import rummikub_plays as plays
@@ -491,7 +490,7 @@ class Rummikub(Game):
         new["racks"] = racks
         new["staged"] = []
         new["passes"] = 0
-        events = [event("table", seat=seat, table=copy.deepcopy(result), placed=placed,
+        events = [event("table", seat=seat, table=copy_data(result), placed=placed,
                         rack_count=len(racks[seat]))]
         if points is not None:
             opened = list(state["opened"])
@@ -544,13 +543,13 @@ class Rummikub(Game):
                          "points": points[s]} for s in players],
             "points": points,
             "totals": list(scores),
-            "table": copy.deepcopy(new["table"]),
+            "table": copy_data(new["table"]),
         }
         new["last_round"] = last
         new["history"] = new["history"] + [{"round": new["round"], "start": new["start"], "ending": ending,
                                             "winner": winner, "points": points, "totals": list(scores)}]
         events = [event("round_over", round=new["round"], ending=ending, winner=winner, points=points,
-                        totals=list(scores), players=copy.deepcopy(last["players"]))]
+                        totals=list(scores), players=copy_data(last["players"]))]
         if new["round"] >= new["rounds"]:
             top = max(scores[s] for s in new["active"])
             leaders = [s for s in new["active"] if scores[s] == top]
@@ -576,7 +575,7 @@ class Rummikub(Game):
     def result(self, state: dict) -> dict | None:
         if state["phase"] != MATCH_OVER or state["result"] is None:
             return None
-        return copy.deepcopy(state["result"])
+        return copy_data(state["result"])
 
     def autoplay(self, state: dict, seat: int) -> dict:
         """§9: the staged proposals are dropped (`undo all`), then `draw_stock`, or `pass` on an empty pool."""
@@ -657,7 +656,7 @@ class Rummikub(Game):
             "opened": list(state["opened"]),
             "first_meld": FIRST_MELD,
             "passes": state["passes"],
-            "first_draw": copy.deepcopy(state["first_draw"]),
+            "first_draw": copy_data(state["first_draw"]),
             "hand": rack,
             "rack": list(rack),
             "rack_value": _tiles.rack_value(rack) if seat is not None else None,
@@ -665,9 +664,9 @@ class Rummikub(Game):
             "arrangement": None,
             "staged": self._staged_view(state, seat) if acting and state["staged"] else None,
             "suggestion": quick_play(state, seat) if acting else None,
-            "history": copy.deepcopy(state["history"]),
+            "history": copy_data(state["history"]),
             "out": [dict(o) for o in state["out"]],
-            "last_round": copy.deepcopy(state["last_round"]) if over else None,
+            "last_round": copy_data(state["last_round"]) if over else None,
             "result": self.result(state),
         }
         return view

@@ -82,10 +82,9 @@ deal; never in a view), `blind` (the blind-Thunee caller's 2 unseen cards until 
 `jodhi_window`, `call`, `calls`, `balls`, `target`, `first_dealer`, `last_deal`, `left`, `result`.
 """
 
-import copy
 
 from engine import moves
-from engine.base import Game, GameInfo, Option, event, team_of, to_seat
+from engine.base import Game, GameInfo, Option, copy_data, event, team_of, to_seat
 from engine.errors import IllegalMove
 from engine.games import _tricks as tr
 from engine.rng import shuffled
@@ -722,17 +721,17 @@ class Thunee(Game):
         summary = {
             "round": new["round"], "dealer": new["dealer"], "kind": new["kind"], "bidder": new["bidder"],
             "bid": new["bid"], "declarers": new["declarers"], "trump": new["trump"], "caller": new["caller"],
-            "call": copy.deepcopy(new["call"]), "points": dict(new["points"]), "jodhi_points": jodhi_points,
+            "call": copy_data(new["call"]), "points": dict(new["points"]), "jodhi_points": jodhi_points,
             "tricks_won": tricks_won, "outcome": outcome, "team": team, "balls_won": balls,
             "balls": dict(new["balls"]), "reason": reason,
         }
         new["last_deal"] = summary
-        row = {k: copy.deepcopy(v) for k, v in summary.items() if k not in ("declarers", "jodhi_points",
+        row = {k: copy_data(v) for k, v in summary.items() if k not in ("declarers", "jodhi_points",
                                                                               "tricks_won", "reason")}
         new["history"] = new["history"] + [row]
         new["current"] = None
         new["queue"] = []
-        told = {("deal_kind" if k == "kind" else k): v for k, v in copy.deepcopy(summary).items()}
+        told = {("deal_kind" if k == "kind" else k): v for k, v in copy_data(summary).items()}
         events = [event("deal_over", **told)]
         winner = self._match_winner(new, summary)
         if winner is None:
@@ -853,7 +852,7 @@ class Thunee(Game):
     def result(self, state: dict) -> dict | None:
         if state["phase"] != MATCH_OVER or state["result"] is None:
             return None
-        return copy.deepcopy(state["result"])
+        return copy_data(state["result"])
 
     def _phase(self, state: dict, phase: str, code: str = "wrong_phase") -> None:
         if state["phase"] != phase:
@@ -873,7 +872,7 @@ class Thunee(Game):
         order = order_of(state)
         trump = state["trump"]
         phase = state["phase"]
-        tricks = copy.deepcopy(state["tricks"])
+        tricks = copy_data(state["tricks"])
         in_hands = {c for h in state["hands"] for c in h}
         over = phase in (ROUND_OVER, MATCH_OVER)
         blind_count = len(state["blind"])
@@ -908,17 +907,17 @@ class Thunee(Game):
             "kind": state["kind"], "caller": state["caller"],
             "trump": trump, "trump_known": trump is not None, "trump_hidden": False,
             "named_trump": state["named_trump"],
-            "jodhis": copy.deepcopy(state["jodhis"]),
+            "jodhis": copy_data(state["jodhis"]),
             "shown": tr.sorted_hand([c for j in state["jodhis"] for c in j["cards"] if c in in_hands], trump, order),
-            "jodhi_window": copy.deepcopy(state["jodhi_window"]),
-            "call": copy.deepcopy(state["call"]),
-            "calls": copy.deepcopy(state["calls"]),
+            "jodhi_window": copy_data(state["jodhi_window"]),
+            "call": copy_data(state["call"]),
+            "calls": copy_data(state["calls"]),
             "points": dict(state["points"]),
             "jodhi_points": {t: team_jodhis(state, t) for t in TEAMS},
             "balls": dict(state["balls"]), "target": state["target"], "scores": list(state["scores"]),
-            "last_deal": copy.deepcopy(state["last_deal"]) if over else None,
-            "last_round": copy.deepcopy(state["last_deal"]) if over else None,
-            "history": copy.deepcopy(state["history"]),
+            "last_deal": copy_data(state["last_deal"]) if over else None,
+            "last_round": copy_data(state["last_deal"]) if over else None,
+            "history": copy_data(state["history"]),
             "left": list(state["left"]),
             "result": self.result(state),
             "stock_count": len(state["stock"]), "discard_top": None, "discard_pile": [], "arrangement": None,

@@ -62,7 +62,14 @@ def recent_ctx(table: Table, seats: list[dict], me: Seat | None) -> dict:
     from the public events kept with the table (tables.recent); plain strings, so a piece drawn from them
     is drawn again only when they change (tables.live.PieceMemo)."""
     names = {s["position"]: s["name"] for s in seats}
-    told = narration.turns(getattr(table, "recent_events", None) or [], names, me.position if me else None)
+    # A push tells the same turns to every seat (only « Tu » differs): grouped once per table read.
+    events = getattr(table, "recent_events", None) or []
+    key = tuple(names.items())
+    cached = table.__dict__.get("_told_groups")
+    if cached is None or cached[0] is not events or cached[1] != key:  # a move replaces the list (tables.recent)
+        cached = (events, key, narration.grouped(events, names))
+        table.__dict__["_told_groups"] = cached
+    told = narration.told(cached[2], names, me.position if me else None)
     texts = tuple(t["text"] for t in reversed(told))
     return {"last_move": texts[0] if texts else "", "move_log": texts[:MOVE_LOG_TURNS]}
 
