@@ -60,13 +60,17 @@ def environment() -> jinja2.Environment:
 MACRO_CACHE_SIZE = 8192
 
 
-def _macro(template: str, name: str):
+def macro(template: str, name: str):
+    """Macro `name` of `template`, to call from Python."""
     return getattr(environment().get_template(template).module, name)
+
+
+
 
 
 @lru_cache(maxsize=MACRO_CACHE_SIZE)
 def _cached_macro(template: str, name: str, items: tuple, args: tuple) -> Markup:
-    return _macro(template, name)(dict(items), *args)
+    return macro(template, name)(dict(items), *args)
 
 
 def cached_macro(template: str, name: str):
@@ -75,11 +79,11 @@ def cached_macro(template: str, name: str):
 
     def call(item: dict, *args) -> Markup:
         if environment().auto_reload:
-            return _macro(template, name)(item, *args)
+            return macro(template, name)(item, *args)
         try:
             return _cached_macro(template, name, tuple(item.items()), args)
         except TypeError:  # a value that cannot be a key (a list): drawn each time
-            return _macro(template, name)(item, *args)
+            return macro(template, name)(item, *args)
 
     return call
 

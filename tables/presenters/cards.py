@@ -26,6 +26,28 @@ def hand_card(card: dict, tm: bool = False, discardable: bool = False) -> Markup
     return _hand_card(card, bool(tm), bool(discardable))
 
 
+def opponent_box(seat: dict, tm, view, remaining_s: int | None, turn_timer_s: int) -> Markup:
+    """An opponent's place (macro `opponent`), drawn once per distinct seat and reused: for every seat's push of a
+    move, and from one move to the next for the players whose turn neither starts nor ends (the clock only
+    shows on the player to act)."""
+    remaining = remaining_s if seat.get("is_current") else None
+    args = (bool(tm), view is not None and bool(view), remaining, turn_timer_s)
+    if live.environment().auto_reload:
+        return live.macro(MACROS, "opponent")(seat, *args)
+    try:
+        key = tuple((k, tuple(c["id"] for c in v) if k == "picked" else v) for k, v in seat.items())
+        return _opponent_box(key, *args)
+    except TypeError:  # a value that cannot be a key: drawn each time
+        return live.macro(MACROS, "opponent")(seat, *args)
+
+
+@lru_cache(maxsize=live.MACRO_CACHE_SIZE)
+def _opponent_box(key: tuple, *args) -> Markup:
+    seat = dict(key)
+    seat["picked"] = [card_ctx(c) for c in seat.get("picked") or ()]
+    return live.macro(MACROS, "opponent")(seat, *args)
+
+
 def card_ctx(card: str, *, wild_rank: str | None = None, **flags) -> dict:
     """A card as the templates draw it; `flags` add what the moment says (in_meld, points, …)."""
     return {**_card_fields(card, wild_rank), **flags}
@@ -189,7 +211,8 @@ def card_value_fn(view: dict | None):
 class CardsPresenter(Presenter):
     folder = "cards"
     pieces = ("opponents", "centre", "hand", "actions", "round_end")
-    template_globals = {"card_face": card_face, "card_shown": card_shown, "hand_card": hand_card}
+    template_globals = {"card_face": card_face, "card_shown": card_shown, "hand_card": hand_card,
+                        "opponent_box": opponent_box}
 
     def context(self, engine, view: dict, frame: dict, *, table, seats: list, me) -> dict:
         players = {p["seat"]: p for p in view.get("players", [])}

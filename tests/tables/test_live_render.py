@@ -10,7 +10,7 @@ from tables import live, reads
 from tables.models import Table
 from tables.presenters import cards as cards_presenter
 from tables.presenters import table_context
-from tables.presenters.cards import _card_fields, card_ctx, card_face, card_shown, hand_card
+from tables.presenters.cards import _card_fields, card_ctx, card_face, card_shown, hand_card, opponent_box
 from tables.rendering import render_push
 from tests.tables.helpers import create_table
 
@@ -20,7 +20,7 @@ ALL_CARDS = [f"{rank}{suit}{deck}" for rank in cards.RANKS for suit in "SHDC" fo
 
 
 def uncached(name, card, *args):
-    return live._macro(cards_presenter.MACROS, name)(card, *args)
+    return live.macro(cards_presenter.MACROS, name)(card, *args)
 
 
 @pytest.mark.parametrize("wild_rank", [None, "5"])
@@ -35,6 +35,36 @@ def test_cached_card_macros_draw_what_the_macros_draw(wild_rank):
             assert card_shown(ctx, size, badge, extra) == uncached("shown", ctx, size, badge, extra)
         for tm, discardable in ((False, False), (False, True), (True, False)):
             assert hand_card(ctx, tm, discardable) == uncached("hand_card", ctx, tm, discardable)
+
+
+def _opponent(**changes) -> dict:
+    seat = {"position": 2, "name": "Bruno", "is_bot": False, "bot_level": None, "is_me": False, "connected": True,
+            "left": False, "hand_count": 11, "score": 37, "active": True, "out": None, "is_current": True,
+            "is_dealer": False, "picked": [card_ctx("7H1"), card_ctx("JK1")], "opened": True}
+    return {**seat, **changes}
+
+
+@pytest.mark.parametrize("seat", [
+    _opponent(), _opponent(is_current=False), _opponent(picked=[], opened=False, connected=False),
+    _opponent(is_bot=True, bot_level=3, name="Robot Expert", active=False, out="burnt", is_dealer=True),
+])
+def test_a_cached_opponent_place_draws_what_the_macro_draws(seat):
+    moments = ((None, {"phase": "DRAW"}, 17), ({"melds": []}, {"phase": "DRAW"}, None), (None, None, 5))
+    for tm, view, remaining in moments:
+        expected = live.macro(cards_presenter.MACROS, "opponent")(
+            seat, bool(tm), view is not None, remaining if seat["is_current"] else None, 30)
+        assert opponent_box(seat, tm, view, remaining, 30) == expected
+        assert opponent_box(dict(seat), tm, view, remaining, 30) == expected  # drawn once, then reused
+
+
+def test_an_opponent_place_shows_the_picked_cards_the_first_meld_and_the_clock_of_the_player_to_act():
+    html = opponent_box(_opponent(), {"melds": []}, {"phase": "DRAW"}, 17, 30)
+    assert "A pris dans la défausse" in html and f'aria-label="{card_ctx("7H1")["name"]}"' in html
+    assert "a posé" in html and 'data-remaining="17"' in html and "11 cartes" in html
+    waiting = opponent_box(_opponent(is_current=False), {"melds": []}, {"phase": "DRAW"}, 17, 30)
+    assert "data-remaining" not in waiting and "à son tour" not in waiting
+    # the clock of the player to act is not part of the others' places: they stay the same as it runs
+    assert waiting == opponent_box(_opponent(is_current=False), {"melds": []}, {"phase": "DRAW"}, 3, 30)
 
 
 def test_a_card_dict_read_by_a_template_is_never_the_cached_one():
