@@ -3,14 +3,70 @@
 Every move reads its table under a lock, and after the commit the table's seats to render each one's view.
 Compiling these ORM queries cost more than the rest of a move together (bench/load.py: several ms per move on
 this machine, against tens of µs for the SQL itself), so they are written out once here. They return model
-instances as the ORM would (`Model.objects.raw` applies the fields' converters: JSON, dates), with these
-extras: `table.game_slug` (the engine to use, without reading the game), `table.game_abandon_penalty`,
-`seat.username` and `seat.balance` (what « Quitter » would cost, tables.economy.abandon_cost).
+instances as the ORM would (the fields' converters applied: JSON, dates), with these extras: `table.game_slug`
+(the engine to use, without reading the game), `table.game_abandon_penalty`, `seat.username` and `seat.balance`
+(what « Quitter » would cost, tables.economy.abandon_cost).
 """
 
 from django.db import connection
 
 from tables.models import Seat, Table
+
+
+def _instances(model, sql: str, params: list) -> list:
+    """The rows of `sql` as `model` instances, as `model.objects.raw(sql, params)` makes them.
+
+    `RawQuerySet` works out again for every query which column feeds which field and with which converters:
+    most of the CPU of these reads (bench/load.py --profile: 70 % of it, 7 % of the server's). That plan only
+    depends on the query and the database, so it is made once per query here."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        if not rows:
+            return []
+        columns = tuple(column[0] for column in cursor.description)
+        key = (model, sql, connection.vendor, columns)
+        plan = _plans.get(key)
+        if plan is None:
+            plan = _plans[key] = _plan(model, columns)
+    positions, names, converters, extras = plan
+    db = connection.alias
+    out = []
+    for row in rows:
+        values = [row[pos] for pos in positions]
+        for index, functions, expression in converters:
+            value = values[index]
+            for function in functions:
+                value = function(value, expression, connection)
+            values[index] = value
+        instance = model.from_db(db, names, values)
+        for name, pos in extras:
+            setattr(instance, name, row[pos])
+        out.append(instance)
+    return out
+
+
+_plans: dict = {}
+
+
+def _plan(model, columns: tuple[str, ...]) -> tuple:
+    """Which column feeds each field (in the model's order), the fields' converters, the extra columns."""
+    columns = [connection.introspection.identifier_converter(c) for c in columns]
+    fields = model._meta.concrete_fields
+    at = {}
+    for pos, column in enumerate(columns):
+        at.setdefault(column, pos)  # a joined row's own columns come first (SELECT t.*, ...)
+    positions = [at[field.column] for field in fields]
+    converters = []
+    for index, field in enumerate(fields):
+        expression = field.get_col(model._meta.db_table)
+        functions = connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)
+        if functions:
+            converters.append((index, functions, expression))
+    used = set(positions)
+    extras = [(column, pos) for pos, column in enumerate(columns) if pos not in used and column not in
+              {field.column for field in fields}]
+    return positions, [field.attname for field in fields], converters, extras
 
 
 def seat_position(table_id: int, user_id: int) -> int | None:
@@ -26,7 +82,7 @@ TABLE_SQL = ("SELECT t.*, g.slug AS game_slug, g.abandon_penalty AS game_abandon
 
 def table(table_id: int) -> Table | None:
     """The table with its game's slug (a page opening, a push, a decision to schedule)."""
-    rows = list(Table.objects.raw(TABLE_SQL, [table_id]))
+    rows = _instances(Table, TABLE_SQL, [table_id])
     return rows[0] if rows else None
 
 
@@ -44,26 +100,28 @@ def table_locked(table_id: int, *, user_id: int | None = None) -> Table | None:
     user holds at the table (None: not seated)."""
     lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
     if user_id is None:
-        rows = list(Table.objects.raw(TABLE_SQL + lock, [table_id]))
+        rows = _instances(Table, TABLE_SQL + lock, [table_id])
     else:
-        rows = list(Table.objects.raw(TABLE_WITH_SEAT_SQL + lock, [user_id, table_id]))
+        rows = _instances(Table, TABLE_WITH_SEAT_SQL + lock, [user_id, table_id])
     return rows[0] if rows else None
 
 
 def seat_locked(table_id: int, user_id: int) -> Seat | None:
     """The user's seat at the table, locked until the transaction ends (SQLite: BEGIN IMMEDIATE already)."""
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    rows = list(Seat.objects.raw("SELECT * FROM tables_seat WHERE table_id = %s AND user_id = %s" + lock,
-                                 [table_id, user_id]))
+    rows = _instances(Seat, "SELECT * FROM tables_seat WHERE table_id = %s AND user_id = %s" + lock,
+                      [table_id, user_id])
     return rows[0] if rows else None
 
 
 def seats_of(table_id: int) -> list[Seat]:
     """The table's seats in order, each with its player's `username` and token `balance` (None for a bot)."""
-    return list(Seat.objects.raw(
-        "SELECT s.*, u.username AS username, a.balance AS balance FROM tables_seat s "
-        "LEFT JOIN accounts_user u ON u.id = s.user_id LEFT JOIN accounts_account a ON a.user_id = s.user_id "
-        "WHERE s.table_id = %s ORDER BY s.position", [table_id]))
+    return _instances(Seat, SEATS_SQL, [table_id])
+
+
+SEATS_SQL = ("SELECT s.*, u.username AS username, a.balance AS balance FROM tables_seat s "
+             "LEFT JOIN accounts_user u ON u.id = s.user_id LEFT JOIN accounts_account a ON a.user_id = s.user_id "
+             "WHERE s.table_id = %s ORDER BY s.position")
 
 
 CHAT_LINES = 30
