@@ -31,7 +31,7 @@ def opponent_box(seat: dict, tm, view, remaining_s: int | None, turn_timer_s: in
     move, and from one move to the next for the players whose turn neither starts nor ends (the clock only
     shows on the player to act)."""
     remaining = remaining_s if seat.get("is_current") else None
-    args = (bool(tm), view is not None and bool(view), remaining, turn_timer_s)
+    args = (bool(tm), bool(view), remaining, turn_timer_s)
     if live.environment().auto_reload:
         return live.macro(MACROS, "opponent")(seat, *args)
     try:

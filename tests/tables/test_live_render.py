@@ -52,7 +52,7 @@ def test_a_cached_opponent_place_draws_what_the_macro_draws(seat):
     moments = ((None, {"phase": "DRAW"}, 17), ({"melds": []}, {"phase": "DRAW"}, None), (None, None, 5))
     for tm, view, remaining in moments:
         expected = live.macro(cards_presenter.MACROS, "opponent")(
-            seat, bool(tm), view is not None, remaining if seat["is_current"] else None, 30)
+            seat, bool(tm), bool(view), remaining if seat["is_current"] else None, 30)
         assert opponent_box(seat, tm, view, remaining, 30) == expected
         assert opponent_box(dict(seat), tm, view, remaining, 30) == expected  # drawn once, then reused
 
