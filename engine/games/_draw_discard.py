@@ -20,7 +20,6 @@ contract's (`game`, `seats`, `phase`, `round`, `active`, `scores`, `history`):
 (`fork`), never the whole state.
 """
 
-
 from engine import cards, moves
 from engine.base import Game, copy_data, event, to_seat
 from engine.errors import IllegalMove

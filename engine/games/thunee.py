@@ -82,7 +82,6 @@ deal; never in a view), `blind` (the blind-Thunee caller's 2 unseen cards until 
 `jodhi_window`, `call`, `calls`, `balls`, `target`, `first_dealer`, `last_deal`, `left`, `result`.
 """
 
-
 from engine import moves
 from engine.base import Game, GameInfo, Option, copy_data, event, team_of, to_seat
 from engine.errors import IllegalMove
@@ -727,7 +726,7 @@ class Thunee(Game):
         }
         new["last_deal"] = summary
         row = {k: copy_data(v) for k, v in summary.items() if k not in ("declarers", "jodhi_points",
-                                                                              "tricks_won", "reason")}
+                                                                         "tricks_won", "reason")}
         new["history"] = new["history"] + [row]
         new["current"] = None
         new["queue"] = []
