@@ -65,9 +65,6 @@ def macro(template: str, name: str):
     return getattr(environment().get_template(template).module, name)
 
 
-
-
-
 @lru_cache(maxsize=MACRO_CACHE_SIZE)
 def _cached_macro(template: str, name: str, items: tuple, args: tuple) -> Markup:
     return macro(template, name)(dict(items), *args)
