@@ -72,8 +72,9 @@ def play_round(page: Page, advised: bool, problems: list[str]) -> tuple[int, boo
                     expect(box).to_be_visible(timeout=10000)
                     asked = 1
                 except AssertionError:
-                    # Under a loaded CI machine, about 1 time in 20 (before and after 2026-12-04's changes), the
-                    # first « c » shows nothing and spends no advice (the button still says 3): asked once more.
+                    # On a loaded machine the first « c » sometimes shows nothing, no advice and no error, and the
+                    # page's button still says 3 (seen before and after 2026-12-04's changes; cause not found):
+                    # asked once more.
                     expect(page.locator(".coach-button")).to_have_text("Conseil (3)")
                     page.keyboard.press("c")
                     expect(box).to_be_visible(timeout=10000)
