@@ -65,7 +65,7 @@ def test_bot_moves_are_kept_with_the_table_and_named_on_the_last_move_line(playe
     line = re.search(r'<p id="table-last-move"[^>]*>(.*?)</p>', html, re.S).group(1)
     assert "Dernier coup" in line
     log = re.search(r'<div id="table-move-log".*?</div>', html, re.S).group(0)
-    assert re.search(r"Robot (Débutant|Confirmé) a pioché, a jeté (le|la|l&#39;|un) ", log)
+    assert re.search(r"Robot (Débutant|Confirmé) a pioché, a jeté (le |la |l&#39;|un )", log)
     assert "Tu as pioché, tu as jeté" in log
     assert services.replay(table) == table.state, "the kept events are not part of the state"
 
