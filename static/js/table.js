@@ -1177,7 +1177,8 @@
   function shortcut(event) {
     if (!root || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return false;
     var t = event.target;
-    if (t && t.closest && t.closest("input, textarea, select, [contenteditable], dialog")) return false;
+    // An open dialog keeps its keys; a closed one may still hold the focus for a moment (see the "close" listener).
+    if (t && t.closest && t.closest("input, textarea, select, [contenteditable], dialog[open]")) return false;
     var key = event.key;
     if (key === "?") { event.preventDefault(); openHelp(); return true; }
     if (!key || key.length !== 1) return false;
@@ -1228,7 +1229,13 @@
 
   var helpOpener = null;
   document.addEventListener("close", function (event) {
-    if (event.target && event.target.id === "keys-help" && helpOpener && helpOpener.focus) helpOpener.focus();
+    var dialog = event.target;
+    if (!dialog || dialog.id !== "keys-help") return;
+    if (helpOpener && helpOpener.isConnected && helpOpener.focus) helpOpener.focus();
+    // Opened with nothing focused, or from a button a push has since replaced: the focus would stay on the
+    // closed dialog's button until the browser's next rendering step moves it, and a key pressed meanwhile
+    // would go nowhere.
+    if (dialog.contains(document.activeElement)) document.activeElement.blur();
   }, true);
 
   var lastCoach = "";

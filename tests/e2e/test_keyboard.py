@@ -68,21 +68,10 @@ def play_round(page: Page, advised: bool, problems: list[str]) -> tuple[int, boo
                 expect(page.locator(".coach-button")).to_have_text("Conseil (3)")
                 page.keyboard.press("c")
                 box = page.locator("#table-coach")
-                try:
-                    expect(box).to_be_visible(timeout=10000)
-                    asked = 1
-                except AssertionError:
-                    # On a loaded machine the first « c » sometimes shows nothing, no advice and no error, and the
-                    # page's button still says 3 (seen before and after 2026-12-04's changes; cause not found):
-                    # asked once more.
-                    expect(page.locator(".coach-button")).to_have_text("Conseil (3)")
-                    page.keyboard.press("c")
-                    expect(box).to_be_visible(timeout=10000)
-                    asked = 2
+                expect(box).to_be_visible(timeout=10000)
                 expect(box).to_contain_text("Conseil du Robot Expert")
                 expect(box.locator("[data-coach-reason]")).to_have_text(re.compile(r"^Pioche"))
-                expect(page.locator(".coach-button")).to_have_text(re.compile(r"Conseil \((2|1)\)" if asked == 2
-                                                                            else r"Conseil \(2\)"))
+                expect(page.locator(".coach-button")).to_have_text("Conseil (2)")
                 problems += _violations(page, "conseil")
                 advised = True
             press_and_wait(page, "p")
@@ -115,6 +104,9 @@ def test_a_whole_thanasis_round_with_the_keyboard_only(live_site, axe_page):  # 
     problems = _violations(page, "aide du clavier")
     page.keyboard.press("Escape")
     expect(help_box).to_be_hidden()
+    # The help was opened with nothing focused: closing it leaves the focus on no button of the closed dialog,
+    # so the next key is the table's at once (a « c » pressed then went nowhere, 1 time in 5 on a loaded machine).
+    assert not page.evaluate("document.getElementById('keys-help').contains(document.activeElement)")
 
     advised = False
     turns = 0
