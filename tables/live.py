@@ -14,7 +14,7 @@ import jinja2
 from django.conf import settings
 from django.db.models import Model
 from django.template import defaultfilters
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from jinja2 import meta, nodes
 from markupsafe import Markup
 
@@ -22,10 +22,23 @@ PARTS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_en
 
 
 def url(name: str, *args) -> str:
+    return _reverse(get_script_prefix(), name, args)
+
+
+@lru_cache(maxsize=4096)
+def _reverse(prefix: str, name: str, args: tuple) -> str:
+    """A push names the same few addresses (« Quitter », « Revoir ») for every seat and move."""
     return reverse(name, args=args)
 
 
 class LiveEnvironment(jinja2.Environment):
+    def make_globals(self, d):
+        """A template's globals as one dict, rather than Jinja2's ChainMap over the environment's: a render's
+        context copies their keys, and each {% import %} compares them, for every piece of every push (5 % of a
+        render). The environment's globals are all set when it is built (`environment`), before any template
+        loads, so a template sees the same names either way."""
+        return {**self.globals, **(d or {})}
+
     def getattr(self, obj, attribute):
         """`card.name` on a dict looks the key up first, as Django templates do. (Jinja2 tries the attribute
         first: an exception raised and caught for every lookup on the presenters' dicts.)"""
