@@ -73,9 +73,24 @@ def environment() -> jinja2.Environment:
 MACRO_CACHE_SIZE = 8192
 
 
-def macro(template: str, name: str):
-    """Macro `name` of `template`, to call from Python."""
-    return getattr(environment().get_template(template).module, name)
+def template(name: str) -> jinja2.Template:
+    """The compiled template: Jinja2's own lookup (its loader's cache, under a lock) runs once per name, not for
+    every piece of every push. Under DEBUG, looked up each time, so an edited template reloads."""
+    env = environment()
+    if env.auto_reload:
+        return env.get_template(name)
+    found = _templates.get(name)
+    if found is None:
+        found = _templates[name] = env.get_template(name)
+    return found
+
+
+_templates: dict[str, jinja2.Template] = {}
+
+
+def macro(template_name: str, name: str):
+    """Macro `name` of `template_name`, to call from Python."""
+    return getattr(template(template_name).module, name)
 
 
 @lru_cache(maxsize=MACRO_CACHE_SIZE)
@@ -99,7 +114,7 @@ def cached_macro(template: str, name: str):
 
 
 def render(name: str, context: dict) -> str:
-    return environment().get_template(name).render(context)
+    return template(name).render(context)
 
 
 def render_part(part: str, context: dict) -> Markup:
@@ -124,8 +139,8 @@ def render_push(context: dict) -> str:
         inputs = _memo.inputs(name, context) if part in MEMO_PIECES and not env.auto_reload else None
         html = None if inputs is None else _memo.get(name, seat, inputs)
         if html is None:
-            template = env.get_template(name)
-            html = env.concat(template.root_render_func(template.new_context(shared, shared=True)))
+            compiled = template(name)
+            html = env.concat(compiled.root_render_func(compiled.new_context(shared, shared=True)))
             if inputs is not None:
                 _memo.put(name, seat, inputs, html)
         pieces.append(html)
