@@ -94,21 +94,21 @@ def macro(template_name: str, name: str):
 
 
 @lru_cache(maxsize=MACRO_CACHE_SIZE)
-def _cached_macro(template: str, name: str, items: tuple, args: tuple) -> Markup:
-    return macro(template, name)(dict(items), *args)
+def _cached_macro(template_name: str, name: str, items: tuple, args: tuple) -> Markup:
+    return macro(template_name, name)(dict(items), *args)
 
 
-def cached_macro(template: str, name: str):
-    """Macro `name` of `template` as a function of (a dict, then plain arguments) whose HTML is drawn once per
+def cached_macro(template_name: str, name: str):
+    """Macro `name` of `template_name` as a function of (a dict, then plain arguments) whose HTML is drawn once per
     distinct arguments. Under DEBUG templates reload when edited, so their macros are drawn each time."""
 
     def call(item: dict, *args) -> Markup:
         if environment().auto_reload:
-            return macro(template, name)(item, *args)
+            return macro(template_name, name)(item, *args)
         try:
-            return _cached_macro(template, name, tuple(item.items()), args)
+            return _cached_macro(template_name, name, tuple(item.items()), args)
         except TypeError:  # a value that cannot be a key (a list): drawn each time
-            return macro(template, name)(item, *args)
+            return macro(template_name, name)(item, *args)
 
     return call
 
