@@ -4,10 +4,12 @@ import asyncio
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from tables import broadcast, commands, presence, resync, spectators
 
@@ -24,8 +26,25 @@ HANDSHAKE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ws-han
 def writer(func):
     """A call that writes: on the one database thread, in order. (Measured with PostgreSQL: writers side by
     side in a thread pool took the GIL from the event loop, and a burst of 1,000 pages lost most of its
-    handshakes to daphne's 5 s timeout; moves gained nothing measurable.)"""
+    handshakes to daphne's 5 s timeout.)"""
     return database_sync_to_async(func)
+
+
+@cache
+def _move_threads() -> ThreadPoolExecutor | None:
+    count = settings.MOVE_THREADS
+    return ThreadPoolExecutor(max_workers=count, thread_name_prefix="ws-move") if count > 1 else None
+
+
+def move_handler(func):
+    """A player's move: with PostgreSQL, on one of a few threads (settings.MOVE_THREADS), so that while a move
+    waits for the database another one uses the core. A socket's frames stay in order (the consumer awaits each
+    before the next), and moves at one table one after the other (its row lock). With one thread (SQLite): on
+    the database thread, as every other write."""
+    threads = _move_threads()
+    if threads is None:
+        return writer(func)
+    return database_sync_to_async(func, thread_sensitive=False, executor=threads)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -206,6 +225,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             # « Conseil »: the Expert's search (up to ~0.2 s of CPU, bench/coach.py) runs beside the one database
             # thread that applies every move, not in front of it.
             handle = database_sync_to_async(commands.handle_frame, thread_sensitive=False)
+        elif kind in (None, "move"):
+            handle = move_handler(commands.handle_frame)
         else:
             handle = writer(commands.handle_frame)
         reply = await handle(self.table_id, self.scope["user"].pk, payload)
