@@ -1,7 +1,8 @@
 """What the Expert's search gets from the solver: determinizations (rollouts) per decision.
 
     python -m bench.rollouts --game gin --decisions 150
-    python -m bench.rollouts --game thanasis --decisions 150
+
+(Thanasis' Expert plays no rollouts since 2026-12-05: it weighs its next draw exactly, engine.bots.thanasis.)
 
 Positions: heads-up matches of two Confirmé bots from fixed seeds; every decision with two legal
 moves or more, until `--decisions` of them made the Expert search (more than one candidate). On each:
@@ -63,7 +64,7 @@ def expert(game, view, legal, rng_seed, budget) -> tuple[int, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", choices=("gin", "thanasis"), default="gin")
+    parser.add_argument("--game", choices=("gin",), default="gin")
     parser.add_argument("--decisions", type=int, default=150, help="searched decisions to measure (default 150)")
     args = parser.parse_args(argv)
     game = games.get(args.game)

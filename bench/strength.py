@@ -32,8 +32,8 @@ ANCHOR = 25.0  # the Confirmé's mu
 
 # game: (date, command, team ladder, [(level, win rate vs level - 1, matches, ci low, ci high or None)])
 FIGURES = {
-    "thanasis": ("2026-12-03", "python -m bench.bots --game thanasis --rounds 1000 ; --pairs 3-2 --matches 2000",
-                 False, [(2, 0.607, 1000, None, None), (3, 0.509, 2000, 0.487, 0.531)]),
+    "thanasis": ("2026-12-05", "python -m bench.bots --game thanasis --rounds 1000 ; --pairs 3-2 --matches 2000",
+                 False, [(2, 0.607, 1000, None, None), (3, 0.524, 2000, 0.502, 0.546)]),
     "gin": ("2026-11-30", "python -m bench.bots --game gin --rounds 1000 ; --pairs 3-2 --matches 300",
             False, [(2, 0.682, 1000, None, None), (3, 0.643, 300, 0.588, 0.695)]),
     "rami": ("2026-11-30", "python -m bench.bots --game rami --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 100",

@@ -7,8 +7,9 @@
   broken by live potential (pairs and near-runs whose completing cards are not dead), takes a
   discard whenever it lowers the best deadwood, closes or knocks as soon as it may.
 - Level 3 « Expert »: determinized Monte Carlo search (`engine.bots.search`) over the decisions the
-  adapter lists (Thanasis: close or which card to throw; Gin: take the discard or not, knock or not),
-  starting from the level-2 choice and leaving it only when the playouts say so clearly.
+  adapter lists (Gin: take the discard or not, knock or not), starting from the level-2 choice and
+  leaving it only when the playouts say so clearly; or the adapter's own `expert` (Thanasis: the
+  discard whose next draw fares best, weighed exactly).
 """
 
 from engine import cards
@@ -30,9 +31,13 @@ def decide(adapter: Adapter, view: dict, moves: Moves, level: int, rng, budget) 
     key = adapter.rules_key(view)
     know = adapter.knowledge(view)
     if level >= 3:
-        from engine.bots import search
+        own_expert = getattr(adapter, "expert", None)
+        if own_expert is not None:  # a game whose expert weighs its moves without playouts
+            move = own_expert(view, know, moves, key)
+        else:
+            from engine.bots import search
 
-        move = search.expert(adapter, view, know, moves, key, rng, budget)
+            move = search.expert(adapter, view, know, moves, key, rng, budget)
         if move is not None:
             return move
     if _is_draw_decision(moves):

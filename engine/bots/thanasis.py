@@ -1,24 +1,27 @@
 """Thanasis adapter: wild rank per round, close at 10 points or less, burn at 101.
 
-The stock is the only source of cards (the discard pile is never taken), so in a determinized deal
-each seat's future draws are fixed: an opponent's greedy play does not depend on this seat's
-discards. The expert therefore plays each opponent out once per deal and only replays its own hand
-for every candidate, stopping as soon as someone closes first.
+The stock is the only source of cards (the discard pile is never taken), so no discard ever helps an
+opponent and no draw can be planned around his: a round is a race, each seat towards 10 points or less
+with the cards it draws. The expert therefore plays no opponent out. It weighs its own next draw exactly:
+for each discard it may make, every card it has not seen, drawn next, then thrown back at best
+(`Adapter.step`), and it keeps the discard whose ten cards fare best on average (`draw_cost`).
+
+Measured (bench.bots --game thanasis --pairs 3-2 --matches 2000, seeds 0-1999): this expert beats the
+Confirmé in 52.4 % of the matches, 15.37 points a round against 16.39, in 15 ms of CPU a decision (p50); the
+determinized playouts it replaced won 50.9 %, 15.53 points against 16.12, in 170 ms.
 """
+
+from collections import Counter
 
 from engine import cards, melds
 from engine.bots.base import Adapter, Knowledge, Moves, knowledge_of
-from engine.bots.levels import confirmed_order
 
 CLOSE_LIMIT = 10
 BURN_LIMIT = 101
-BURN_STAKE = 100  # utility of burning an opponent (or being burnt) on top of the round's points
-MAX_CANDIDATES = 5
-CANDIDATE_MARGIN = 12  # discards leaving more than best + this deadwood are not searched
-HORIZON_CYCLES = 30  # turns per seat simulated at most (then the round is scored from deadwood)
-LEAF_WEIGHT = 0.3
-PAST_TRIES = 3  # deals of an opponent's past turns before accepting one where he could have closed
-PAST_AFTER_REBUILD = 6  # turns assumed before a stock rebuild (the pile no longer shows them)
+MAX_CANDIDATES = 6
+CANDIDATE_MARGIN = 12  # discards leaving more than best + this deadwood are not weighed
+NOT_CLOSED = 15  # what a draw that does not let the seat close costs, beyond the deadwood it leaves
+BURNT = 60  # and more if that deadwood would burn the seat, should another close now
 
 
 class ThanasisAdapter(Adapter):
@@ -46,183 +49,70 @@ class ThanasisAdapter(Adapter):
         know = knowledge_of(view)
         if view.get("indicator"):
             know.out_of_play.append(view["indicator"])  # face up beside the stock all round
-        know.extra["turns"] = self.turns_played(know, int(view.get("stock_rebuilds") or 0))
         return know
-
-    def turns_played(self, know: Knowledge, rebuilds: int) -> dict[int, int]:
-        """Turns each opponent has played this round, read from the discard pile.
-
-        Nobody takes from the pile, so it grows by one card a turn in seat order: the top card is the
-        previous seat's, the one below the seat before, and so on. After a stock rebuild the count
-        only covers the cards since; many turns were played, so a few are added.
-        """
-        order = know.turn_order()
-        n = len(order)
-        pile = len(know.discard_pile)
-        turns = {}
-        for pos, seat in enumerate(order[:-1]):
-            first = n - 1 - pos  # depth in the pile of this seat's latest discard
-            count = 0 if pile < first else 1 + (pile - first) // n
-            turns[seat] = count + (PAST_AFTER_REBUILD if rebuilds else 0)
-        return turns
 
     def end_move(self, move: dict, know: Knowledge, key, level: int) -> dict:
         return move
 
-    # -- expert search hooks
+    # -- level 3
 
-    def candidates(self, view: dict, know: Knowledge, moves: Moves, key) -> list[dict]:
+    def expert(self, view: dict, know: Knowledge, moves: Moves, key) -> dict | None:
+        """Close whenever the rules allow (the closer scores 0, the others their deadwood); otherwise the
+        discard with the least `draw_cost`, among the few that leave the least deadwood (one per card face:
+        two copies weigh the same). None: a decision that is not a discard (the level-2 logic plays it)."""
         hand = know.hand
         if len(hand) < 2 or not moves.has("discard"):
-            return []
+            return None
         left = self.discards(hand, key)
-        out = []
         closes = moves.by_card("close")
         if closes:
             card = min(closes, key=lambda c: (left[c], -self.value(c, key), cards.sort_key(c)))
-            out.append(closes[card])
+            return closes[card]
         options = moves.by_card("discard")
-        best = min(left[c] for c in options)
-        seen_class = set()
-        for c in confirmed_order(self, know, list(options), key):
-            cls = "*" + str(self.value(c, key)) if self.is_wild(c, key) else cards.face(c)
-            if cls in seen_class or left[c] > best + CANDIDATE_MARGIN:
+        order = sorted(options, key=lambda c: (left[c], -self.value(c, key), cards.sort_key(c)))
+        best = left[order[0]]
+        candidates, faces = [], set()
+        for card in order:
+            face = self.face_of(card, key)
+            if face in faces or left[card] > best + CANDIDATE_MARGIN:
                 continue
-            seen_class.add(cls)
-            out.append(options[c])
-            if len(out) >= MAX_CANDIDATES:
+            faces.add(face)
+            candidates.append(card)
+            if len(candidates) == MAX_CANDIDATES:
                 break
-        know.extra["unseen"] = self.unseen(know)
-        return out
+        if len(candidates) == 1:
+            return options[candidates[0]]
+        draws = self.draws(know, key)
+        score = know.scores[know.seat] if know.seat < len(know.scores) else 0
+        kept = {c: [x for x in hand if x != c] for c in candidates}
+        return options[min(candidates, key=lambda c: (self.draw_cost(kept[c], draws, key, score), left[c]))]
 
-    def finalize(self, move: dict, know: Knowledge, key) -> dict:
-        return move
+    def face_of(self, card: str, key):
+        """What a card is worth to a hand: its face, or for a wild only its points left outside melds."""
+        return ("*", self.value(card, key)) if self.is_wild(card, key) else cards.face(card)
 
-    def determinize(self, view: dict, know: Knowledge, key, rng) -> dict:
-        """Deal the unseen cards: other hands, then the stock in a random order.
+    def draws(self, know: Knowledge, key) -> list[tuple[str, int]]:
+        """The cards this seat may draw next, one per face, with how many of that face it has not seen."""
+        counts: Counter = Counter()
+        first: dict = {}
+        for card in self.unseen(know):
+            face = self.face_of(card, key)
+            counts[face] += 1
+            first.setdefault(face, card)
+        return [(first[face], n) for face, n in counts.items()]
 
-        An opponent's hand is not a random 10 cards: he has kept the best of the cards he drew.
-        So his hand is dealt as a round start plus his past turns replayed with the greedy policy on
-        random draws (cards he would have thrown go back to the pool); a replay in which he could
-        have closed contradicts the fact that he did not, and is dealt again (a few tries).
-        """
-        pool = list(know.extra.get("unseen") or self.unseen(know))
-        rng.shuffle(pool)
-        turns = know.extra.get("turns", {})
-        hands = {}
-        back: list[str] = []
-        for seat in know.opponents():
-            size = know.hand_counts.get(seat, 0)
-            past = turns.get(seat, 0) if size == 10 else 0
-            for _attempt in range(PAST_TRIES):
-                hand = [pool.pop() for _ in range(min(size, len(pool)))]
-                thrown = []
-                ok = True
-                for _ in range(min(past, len(pool))):
-                    drawn = pool.pop()
-                    card, dw = self.step(hand, drawn, key)
-                    hand.append(drawn)
-                    hand.remove(card)
-                    thrown.append(card)
-                    if dw <= CLOSE_LIMIT:
-                        ok = False
-                        break
-                if ok or _attempt == PAST_TRIES - 1:
-                    back += thrown
-                    break
-                pool[:0] = hand + thrown  # put them back at the bottom and deal again
-            hands[seat] = hand
-        pool[:0] = back
-        rng.shuffle(pool)
-        stock = pool[-know.stock_count:] if know.stock_count else []
-        return {"hands": hands, "stock": stock}
-
-    def evaluate(self, world: dict, candidates: list[dict], know: Knowledge, key) -> list[float]:
-        order = know.turn_order()  # opponents in turn order, this seat last
-        n = len(order)
-        stock = world["stock"]
-        size = len(stock)
-        horizon = min(size, n * HORIZON_CYCLES)
-
-        # every opponent's greedy future, independent of this seat's play
-        opp = {}
-        for pos, seat in enumerate(order[:-1]):
-            hand = list(world["hands"][seat])
-            dws = [self.deadwood(hand, key)]
-            close_at = None
-            g = pos
-            while g < horizon:
-                drawn = stock[size - 1 - g]
-                card, dw = self.step(hand, drawn, key)
-                if dw <= CLOSE_LIMIT:
-                    close_at = g
-                    break
-                if card != drawn:
-                    hand.remove(card)
-                    hand.append(drawn)
-                dws.append(dw)
-                g += n
-            opp[seat] = (pos, dws, close_at)
-        closers = [(v[2], s) for s, v in opp.items() if v[2] is not None]
-        first_close, first_closer = min(closers) if closers else (horizon, None)
-
-        def opp_dw(seat: int, t: int) -> int:
-            pos, dws, _ = opp[seat]
-            played = 0 if t <= pos else -(-(t - pos) // n)
-            return dws[min(played, len(dws) - 1)]
-
-        left = self.discards(know.hand, key)
-        values = []
-        for move in candidates:
-            card = move["card"]
-            if move["action"] == "close":
-                points = {s: opp_dw(s, 0) for s in opp}
-                points[know.seat] = 0
-                values.append(self.utility(points, know))
-                continue
-            hand = list(know.hand)
-            hand.remove(card)
-            mine = left[card]
-            g = n - 1
-            closed_at = None
-            while g < first_close and g < horizon:
-                drawn = stock[size - 1 - g]
-                c, dw = self.step(hand, drawn, key)
-                if dw <= CLOSE_LIMIT:
-                    closed_at = g
-                    break
-                if c != drawn:
-                    hand.remove(c)
-                    hand.append(drawn)
-                mine = dw
-                g += n
-            if closed_at is not None:
-                points = {s: opp_dw(s, closed_at) for s in opp}
-                points[know.seat] = 0
-                values.append(self.utility(points, know))
-            elif first_closer is not None and first_close < horizon:
-                points = {s: opp_dw(s, first_close) for s in opp}
-                points[first_closer] = 0
-                points[know.seat] = mine
-                values.append(self.utility(points, know))
-            else:  # nobody closed within the horizon: a small edge to the lower deadwood
-                others = [opp_dw(s, horizon) for s in opp]
-                values.append(LEAF_WEIGHT * (sum(others) / len(others) - mine))
-        return values
-
-    def utility(self, points: dict[int, int], know: Knowledge) -> float:
-        me = know.seat
-        opps = [s for s in points if s != me]
-        if not opps:
-            return 0.0
-        u = sum(points[s] for s in opps) / len(opps) - points[me]
-        scores = know.scores
-        if scores[me] + points[me] >= BURN_LIMIT:
-            u -= BURN_STAKE
-        for s in opps:
-            if scores[s] < BURN_LIMIT <= scores[s] + points[s]:
-                u += BURN_STAKE / len(opps)
-        return u
+    def draw_cost(self, hand: list[str], draws: list[tuple[str, int]], key, score: int) -> float:
+        """The mean, over the next draw, of the deadwood left once the worst card is thrown back, plus
+        NOT_CLOSED when that is still above the closing limit, plus BURNT when it would burn this seat."""
+        total = weight = 0.0
+        for card, n in draws:
+            left = self.step(hand, card, key)[1]
+            cost = left
+            if left > CLOSE_LIMIT:
+                cost += NOT_CLOSED + (BURNT if score + left >= BURN_LIMIT else 0)
+            total += n * cost
+            weight += n
+        return total / weight if weight else 0.0
 
 
 ADAPTER = ThanasisAdapter()
