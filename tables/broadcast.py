@@ -38,8 +38,8 @@ LOBBY_GROUP = "lobby"
 def _send_all(messages: list[tuple[str, dict]]) -> None:
     """Hand the messages to the channel layer in one go, without waiting for their delivery.
 
-    Called from sync code (the database thread, a Celery worker). The in-process layer takes them at once, all
-    in one wake-up of its loop (`group_send_many_threadsafe`). A layer that needs an event loop (Redis) gets
+    Called from sync code (the thread that applied a move, a Celery worker). The in-process layer takes them at
+    once, all in one wake-up of its loop (`group_send_many_threadsafe`). A layer that needs an event loop (Redis) gets
     them through the publisher thread: the thread that applied the move goes on to the next one instead of
     waiting for an event loop and a round trip to Redis per group (measured under bench/load.py --mode redis:
     4 ms of every move's 14 ms on the database thread, which plays the moves one after the other)."""

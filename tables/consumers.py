@@ -222,8 +222,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         kind = payload.get("kind") if isinstance(payload, dict) else None
         if isinstance(kind, str) and kind in commands.SLOW_KINDS:
-            # « Conseil »: the Expert's search (up to ~0.2 s of CPU, bench/coach.py) runs beside the one database
-            # thread that applies every move, not in front of it.
+            # « Conseil »: the Expert's search (up to ~0.2 s of CPU, bench/coach.py) runs beside the threads that
+            # apply moves, not in front of them.
             handle = database_sync_to_async(commands.handle_frame, thread_sensitive=False)
         elif kind in (None, "move"):
             handle = move_handler(commands.handle_frame)

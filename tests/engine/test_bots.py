@@ -201,7 +201,7 @@ def close_chance(hand: list[str], view: dict) -> float:
 
 
 def test_thanasis_expert_keeps_the_cards_that_close_sooner():
-    # Tens are wild. The sets of 2s is made; 8♦ twice, J♦ and a wild 10 are a run. Throwing the second 8♦ or
+    # Tens are wild. The set of 2s is made; 8♦ twice, J♦ and a wild 10 are a run. Throwing the second 8♦ or
     # the J♣ leaves 16 points either way: the Confirmé throws the J♣ (more points), the Expert the 8♦ that can
     # never join the run beside its twin, keeping J♣ J♦ for a set: twice the chance to close at the next draw.
     hand = ["2S2", "10S1", "2H2", "2D2", "8D1", "8D2", "10D1", "JD1", "AC1", "7C2", "JC2"]
