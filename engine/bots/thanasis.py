@@ -57,17 +57,14 @@ class ThanasisAdapter(Adapter):
     # -- level 3
 
     def expert(self, view: dict, know: Knowledge, moves: Moves, key) -> dict | None:
-        """Close whenever the rules allow (the closer scores 0, the others their deadwood); otherwise the
-        discard with the least `draw_cost`, among the few that leave the least deadwood (one per card face:
-        two copies weigh the same). None: a decision that is not a discard (the level-2 logic plays it)."""
+        """The discard with the least `draw_cost`, among the few that leave the least deadwood (one per card
+        face: two copies weigh the same). None when there is no discard to weigh, or when the rules allow a
+        close: the level-2 logic then plays it (it closes at once, as the closer scores 0 and the others their
+        deadwood)."""
         hand = know.hand
-        if len(hand) < 2 or not moves.has("discard"):
+        if len(hand) < 2 or not moves.has("discard") or moves.has("close"):
             return None
         left = self.discards(hand, key)
-        closes = moves.by_card("close")
-        if closes:
-            card = min(closes, key=lambda c: (left[c], -self.value(c, key), cards.sort_key(c)))
-            return closes[card]
         options = moves.by_card("discard")
         order = sorted(options, key=lambda c: (left[c], -self.value(c, key), cards.sort_key(c)))
         best = left[order[0]]
