@@ -75,6 +75,9 @@ class GameInfo:
     # The options an Arena table forces (its rules file's Arena format, e.g. three rounds plus tie-breaks);
     # None: the game has no Arena.
     arena_options: dict | None = None
+    # The move timers a table may choose (seconds) and the one a new table starts with (each rules file's §8).
+    turn_timers: tuple[int, ...] = (15, 30, 60)
+    default_turn_timer: int = 30
 
     def clean_options(self, options: dict | None) -> dict:
         """Options with defaults filled in; unknown keys dropped; bad values -> ValueError."""

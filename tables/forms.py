@@ -3,7 +3,7 @@ from django import forms
 from engine import bots, games
 from engine.bots import strength
 from tables.models import Game, Table
-from tables.services import COACH_LIMITS, TURN_TIMERS
+from tables.services import COACH_LIMITS
 from tables.table_types import arena_possible, partner_of
 
 SEAT_CHOICES = [("human", "Un ami (invitation)"), ("1", "Robot Débutant"), ("2", "Robot Confirmé"),
@@ -35,8 +35,9 @@ class TableCreateForm(forms.Form):
     seat_1 = forms.ChoiceField(label="Place 2", choices=SEAT_CHOICES, initial="2")
     seat_2 = forms.ChoiceField(label="Place 3", choices=SEAT_CHOICES, initial="2", required=False)
     seat_3 = forms.ChoiceField(label="Place 4", choices=SEAT_CHOICES, initial="2", required=False)
-    turn_timer_s = forms.TypedChoiceField(label="Temps par coup", coerce=int, initial=30,
-                                          choices=[(t, f"{t} secondes") for t in TURN_TIMERS])
+    turn_timer_s = forms.TypedChoiceField(
+        label="Temps par coup", coerce=int, choices=[],
+        error_messages={"invalid_choice": "Ce temps par coup n'est pas proposé pour ce jeu."})
     stake = forms.TypedChoiceField(label="Mise (jetons)", coerce=int, choices=[])
     private = forms.BooleanField(label="Table privée (sur invitation seulement)", required=False, initial=True)
     rated = forms.BooleanField(label="Partie classée", required=False, initial=False,
@@ -72,6 +73,8 @@ class TableCreateForm(forms.Form):
         self.fields["stake"].choices = [(s, "Partie amicale (0)" if s == 0 else f"{s} jetons")
                                         for s in game.allowed_stakes()]
         self.fields["stake"].initial = game.default_stake
+        self.fields["turn_timer_s"].choices = [(t, f"{t} secondes") for t in info.turn_timers]
+        self.fields["turn_timer_s"].initial = info.default_turn_timer
         self.option_names = []
         for opt in info.options:
             name = f"opt_{opt.name}"

@@ -20,7 +20,6 @@ from tables.models import Game, Seat, Table, TableMove
 
 log = logging.getLogger(__name__)
 
-TURN_TIMERS = (15, 30, 60)
 COACH_LIMITS = (0, 1, 3, 5)  # « Conseil » uses per seat and match a host may choose (0: none)
 LEAVE_MESSAGE = "Pour quitter la partie, utilise le bouton « Quitter »."
 SEAT_RELEASED = "Tu as quitté cette table : ta place est libre."
@@ -58,15 +57,16 @@ def table_create(
     bot_levels: dict[int, int] | None = None,
     options: dict | None = None,
     stake: int | None = None,
-    turn_timer_s: int = 30,
+    turn_timer_s: int | None = None,
     private: bool = True,
     table_type: str = Table.Type.FRIENDS,
     rated: bool = False,
     spectators_chat: bool = False,
     coach_limit: int = 3,
 ) -> Table:
-    """A new table with the host at seat 0 and bots where asked ({position: level}). `spectators_chat`: the
-    spectators may write in the table's chat (tables.spectators).
+    """A new table with the host at seat 0 and bots where asked ({position: level}). `turn_timer_s`: one of the
+    game's move timers (None: its default). `spectators_chat`: the spectators may write in the table's chat
+    (tables.spectators).
 
     An Arena plays the engine's three-round format (plus its tie-breaks) for an entry stake, and is listed in
     the lobby; a quick-start table is public and friendly (tables.quick_start fills and starts it)."""
@@ -97,7 +97,8 @@ def table_create(
         stake, private = 0, False
     if stake not in game.allowed_stakes():
         raise TableError("Cette mise n'est pas autorisée pour ce jeu.", "stake")
-    if turn_timer_s not in TURN_TIMERS:
+    turn_timer_s = info.default_turn_timer if turn_timer_s is None else turn_timer_s
+    if turn_timer_s not in info.turn_timers:
         raise TableError("Ce temps par coup n'est pas proposé.", "timer")
     if coach_limit not in COACH_LIMITS:
         raise TableError("Ce nombre de conseils n'est pas proposé.", "coach")

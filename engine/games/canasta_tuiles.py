@@ -24,7 +24,8 @@ class CanastaTuiles(CanastaGame):
     rules = RULES
     info = GameInfo(slug="canasta-tuiles", name="Canasta en équipe (tuiles)", min_players=4, max_players=4,
                     default_players=4, options=(MATCH_LENGTH,), teams=True,
-                    account_points_per_round=1000, account_jokers=True,
+                    account_points_per_round=1000, account_jokers=True, turn_timers=(30, 45, 60),
+                    default_turn_timer=45,
                     arena_options={"match_length": "3"})  # §7: the Arena is three rounds plus tie-breaks
 
     table_words = {

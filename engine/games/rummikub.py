@@ -280,6 +280,8 @@ class Rummikub(Game):
         max_players=4,
         default_players=4,
         options=(Option("rounds", "Nombre de manches", ROUND_CHOICES, "3"),),
+        turn_timers=(30, 60, 90, 120),
+        default_turn_timer=60,  # rearranging the table takes longer than a draw and a discard (rules §10)
     )
     move_shape = {
         **moves.BASE_SHAPE,
