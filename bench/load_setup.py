@@ -17,7 +17,7 @@ import time
 
 GAME = "thanasis"
 SEATS = 4
-TURN_TIMER_S = 60  # the longest the site offers: connected humans are never autoplayed in a run
+TURN_TIMER_S = 60  # the longest Thanasis offers: connected humans are never autoplayed in a run
 # PostgreSQL: table ids (hence pub/sub channel names, global to a Redis server) that nobody else uses.
 FIRST_TABLE_ID = int(os.environ.get("LOAD_FIRST_TABLE_ID", "7000001"))
 

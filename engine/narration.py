@@ -243,7 +243,7 @@ CANASTA_PHRASES = {
     "take_pile": lambda e: f"pris la défausse ({e.get('count')} pièce{_plural(e.get('count'))}, avec "
                            f"{card_words(e['card'])})" if e.get("card") else "pris la défausse",
     "team_meld": lambda e: f"posé {_pieces_words(e.get('pieces') or [])} ({e.get('points', 0)} points)",
-    "team_lay_off": lambda e: f"ajouté {_pieces_words(e.get('pieces') or [])} à une combinaison de son équipe",
+    "team_lay_off": lambda e: f"ajouté {_pieces_words(e.get('pieces') or [])} à une combinaison de {POSSESSIVE} équipe",
     "canasta": lambda e: f"fermé une canasta "
                          f"{_CANASTA_KIND.get(e.get('material'), {}).get(e.get('canasta'), '')}".rstrip(),
     "red_three": lambda e: f"étalé {card_words(e['card'])}" if e.get("card") else "étalé un 3",
@@ -254,6 +254,7 @@ CANASTA_PHRASES = {
 }
 
 
+POSSESSIVE = "{son}"  # in a phrase, the subject's possessive: « ton » when it tells the reader's own move
 _AUX = {("avoir", False): "a", ("avoir", True): "as", ("être", False): "est", ("être", True): "es"}
 
 
@@ -267,7 +268,7 @@ def sentence(phrases: list[tuple[int | None, str, str]], names: dict, me: int | 
             subject = object()
             continue
         you = me is not None and seat == me
-        verb = f"{_AUX[(aux, you)]} {rest}"
+        verb = f"{_AUX[(aux, you)]} {rest.replace(POSSESSIVE, 'ton' if you else 'son')}"
         if seat == subject:
             parts[-1] += f", {'tu ' if you else ''}{verb}"
         else:

@@ -47,6 +47,14 @@ def test_my_own_moves_say_tu():
     assert narration.turns(entries, NAMES, me=0)[0]["text"] == "Tu as pioché, tu as jeté le 5 de pique."
 
 
+def test_a_lay_off_on_a_team_meld_says_ton_equipe_to_its_player_and_son_equipe_to_the_others():
+    entries = [{"seat": 0, "events": [{"kind": "team_lay_off", "seat": 0, "pieces": ["7H1", "7S2"]}]}]
+    assert narration.turns(entries, NAMES, me=0)[0]["text"] == (
+        "Tu as ajouté 2 cartes à une combinaison de ton équipe.")
+    assert narration.turns(entries, NAMES, me=1)[0]["text"] == (
+        "Zoé a ajouté 2 cartes à une combinaison de son équipe.")
+
+
 def test_close_knock_and_their_endings():
     assert told([event("close", seat=2, card="3S1", thanasis=False, first_turn=False)], seat=2) == (
         "Robot Confirmé a fermé en jetant le 3 de pique.")
