@@ -521,3 +521,53 @@ def test_a_whole_tile_canasta_round_on_a_phone(live_site, browser, artifacts_dir
     expect(page.get_by_test_id("winner-line")).to_contain_text("Bravo, ton équipe a gagné")
     page.screenshot(path=str(artifacts_dir / "canasta-tiles-end.png"))
     context.close()
+
+
+# Every pair of overlapping pieces in the teams' melds: the covered piece's number must end before the piece laid
+# over it begins. And the pile's count must not sit on its top piece's number or colour mark.
+NUMBERS_COVERED = """() => {
+  const covered = [];
+  for (const meld of document.querySelectorAll('.cn-meld-cards')) {
+    const pieces = Array.from(meld.querySelectorAll(':scope > .tile'));
+    pieces.slice(0, -1).forEach((piece, i) => {
+      const number = piece.querySelector('.tile-n').getBoundingClientRect();
+      const next = pieces[i + 1].getBoundingClientRect();
+      if (number.right > next.left + 0.5) covered.push(piece.textContent.trim());
+    });
+  }
+  return covered;
+}"""
+PILE_COUNT_OVER_ITS_FACE = """() => {
+  const count = document.querySelector('.cn-pile .pile-count').getBoundingClientRect();
+  return ['.tile-n', '.tile-mark'].some(part => {
+    const face = document.querySelector(`.cn-pile .tile ${part}`).getBoundingClientRect();
+    return !(count.right <= face.left || face.right <= count.left || count.bottom <= face.top
+             || face.bottom <= count.top);
+  });
+}"""
+
+
+def _two_digit_melds(game):
+    melds = {"A": [("10", ["R10a", "Y10a", "B10a"]), ("12", ["R12a", "Y12a", "K12a", "B12a"])],
+             "B": [("11", ["R11b", "Y11b", "B11b"]), ("13", ["R13b", "Y13b", "K13b"])]}
+    return rig(game, {0: TILES_MINE}, current=0, phase="DRAW", melds=melds, pile=["K7b", "Y4b", "K11a"],
+               scores={"A": 0, "B": 0}, options={"match_length": "1"})
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+                         ids=["desktop", "phone"])
+def test_tile_numbers_stay_whole_in_melds_and_on_the_pile(live_site, browser, artifacts_dir, viewport):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    name = f"tuilesnum{viewport['width']}"
+    sign_up(page, live_site, name)
+    table = _prepared_table(name, "canasta-tuiles", _two_digit_melds, options={"match_length": "1"})
+    page.goto(f"{live_site}/tables/{table.pk}/")
+    my_turn(page)
+    expect(page.locator(".cn-meld-cards > .tile")).to_have_count(13)
+    page.screenshot(path=str(artifacts_dir / f"canasta-tiles-numbers-{viewport['width']}.png"))
+    assert page.evaluate(NUMBERS_COVERED) == [], "a meld's piece has its number covered by the next one"
+    assert not page.evaluate(PILE_COUNT_OVER_ITS_FACE), "the pile's count covers its top piece's number or mark"
+    expect(page.locator(".cn-actions [data-sort-hand]")).to_be_visible()
+    fits_the_screen(page)
+    context.close()
