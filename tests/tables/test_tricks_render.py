@@ -255,8 +255,12 @@ def test_the_timer_plays_my_seat_through_a_whole_match_with_robots(player):
     assert table.status == Table.Status.FINISHED
     state = table.state
     assert max(state["balls"].values()) >= state["target"]
-    html = _pushes(table)[0]
+    pushes = _pushes(table)
+    html = pushes[0]
     assert "Partie terminée" in html and f'<strong>{state["balls"]["A"]}</strong>' in html
+    winners = ENGINE.result(state)["winners"]
+    loser = next(position for position in pushes if position not in winners)
+    assert re.search(r"<strong>[^<]+</strong> et <strong>[^<]+</strong> gagnent la partie\.", pushes[loser])
 
 
 def test_a_waiting_table_page_draws_the_free_seats(player, player_client):
