@@ -16,7 +16,7 @@ from tables import commands, live, quick_start, rendering, replays, services, sp
 from tables.forms import TableCreateForm, live_slugs, playable_games
 from tables.models import Game, RulesPage, Table
 from tables.presenters import table_context
-from tables.presenters.frame import seat_name
+from tables.presenters.frame import seat_names
 from tables.table_types import team_index
 
 
@@ -60,11 +60,10 @@ def partner_teams(table: Table, seats) -> list[list[str]]:
     """A team game's two teams as names (partners face to face: places 1 and 3, 2 and 4); [] otherwise."""
     if not engines.get(table.game.slug).info.teams:
         return []
-    by_position = {s.position: s for s in seats}
+    names = seat_names(seats)
     teams = [[], []]
     for position in range(table.seats_count):
-        seat = by_position.get(position)
-        teams[team_index(position)].append(seat_name(seat) if seat is not None else "Place libre")
+        teams[team_index(position)].append(names.get(position, "Place libre"))
     return teams
 
 

@@ -1,6 +1,8 @@
 """The frame every table shares, whatever its game: the seats around it, whose turn, the clock, what just
 happened, the leave cost, the final standings. No game name and no family's field in here."""
 
+from collections import Counter
+
 from django.utils import timezone
 
 from engine import narration
@@ -20,6 +22,17 @@ def seat_name(seat: Seat) -> str:
     return username or "Place libre"
 
 
+def seat_names(seats) -> dict[int, str]:
+    """Each seat's name by position. Robots of one level share a name, so at a table with several of them each
+    also carries its place: « Robot Expert 2 », « Robot Expert 4 » (who took a trick, who won)."""
+    names = {seat.position: seat_name(seat) for seat in seats}
+    robots = Counter(names[seat.position] for seat in seats if seat.is_bot)
+    for seat in seats:
+        if seat.is_bot and robots[names[seat.position]] > 1:
+            names[seat.position] = f"{names[seat.position]} {seat.position + 1}"
+    return names
+
+
 def seats_ctx(seats: list[Seat], view: dict | None, me: Seat | None) -> list[dict]:
     """Each seat as the pieces show it; `view["players"]` (the contract's public per-seat facts) fills in
     the count of cards or tiles in hand, the score and whether the seat is still in the match."""
@@ -27,12 +40,13 @@ def seats_ctx(seats: list[Seat], view: dict | None, me: Seat | None) -> list[dic
     current = (view or {}).get("current")
     to_act = set((view or {}).get("to_act") or [])
     dealer = (view or {}).get("dealer")
+    names = seat_names(seats)
     out = []
     for seat in seats:
         info = players.get(seat.position, {})
         out.append({
             "position": seat.position,
-            "name": seat_name(seat),
+            "name": names[seat.position],
             "is_bot": seat.is_bot,
             "bot_level": seat.bot_level if seat.is_bot else None,  # the robot's avatar shows its level
             "is_me": me is not None and seat.pk == me.pk,

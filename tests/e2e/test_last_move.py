@@ -11,7 +11,7 @@ from tests.e2e.test_play import create_table, sign_up
 
 pytestmark = [pytest.mark.e2e]
 
-BOT_MOVE = re.compile(r"Robot (Débutant|Confirmé|Expert) a pioché, a (jeté|fermé|fait Thanasis)")
+BOT_MOVE = re.compile(r"Robot (Débutant|Confirmé|Expert)( \d)? a pioché, a (jeté|fermé|fait Thanasis)")
 
 
 def _play_plainly(page: Page) -> None:
