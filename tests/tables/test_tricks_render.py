@@ -114,7 +114,8 @@ def test_the_bidder_names_trumps_and_then_everyone_sees_them(player):
         state, _ = ENGINE.apply(state, ENGINE.to_act(state)[0], {"action": "pass"})
     pushes = _pushes(_table(player, state))
     assert "Choisir l&#39;atout&nbsp;:" in pushes[bidder]
-    assert 'Choisir l&#39;atout : </span><span aria-hidden="true">♥</span> Cœur</button>' in pushes[bidder]
+    # a space the button's flex layout keeps (a plain one is dropped: « ♥Cœur »)
+    assert 'Choisir l&#39;atout : </span><span aria-hidden="true">♥</span>&nbsp;Cœur</button>' in pushes[bidder]
     for seat, html in pushes.items():
         assert "pas encore choisi" in html
         if seat != bidder:
@@ -289,3 +290,17 @@ def test_a_declaration_window_waits_for_both_players_in_one_sentence(player):
     html = _pushes(_table(player, state))[0]
     status = html.split('class="status-main">')[1].split("</p>")[0]
     assert status.count("Au tour de") == 1 and " et " in status and status.endswith(", qui réfléchissent…")
+
+
+def test_the_jodhi_buttons_show_the_cards_and_read_their_names(player):
+    state = _following()
+    for seat, card in ((0, "KH1"), (3, "QH1"), (2, "9H1")):
+        state, _ = ENGINE.apply(state, seat, {"action": "play_card", "card": card})
+    html = _pushes(_table(player, state))[1]  # seat 1 took trick 1 and holds the king and queen of trumps
+    group = re.search(r'<div class="tk-choice" role="group" aria-label="Jodhi".*?</div>', html, re.S).group(0)
+    assert '<span class="tk-choice-label">Jodhi&nbsp;:</span>' in group
+    assert ('<span class="visually-hidden">Jodhi</span><span aria-hidden="true">R♠ D♠</span>'
+            '<span class="visually-hidden"> : Roi de pique et Dame de pique</span></button>') in group
+    assert " : Valet de pique, Dame de pique et Roi de pique</span>" in group
+    visible = re.sub(r'<span class="visually-hidden">.*?</span>', "", group)
+    assert visible.count("Jodhi") == 2  # the group's aria-label and its label, not again on each button
