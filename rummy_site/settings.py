@@ -85,6 +85,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.wallet",
             ],
+            "builtins": ["rummy_site.french"],  # `pluralize` with the French rule: « 0 carte »
         },
     },
 ]

@@ -13,10 +13,11 @@ from functools import cache, lru_cache
 import jinja2
 from django.conf import settings
 from django.db.models import Model
-from django.template import defaultfilters
 from django.urls import get_script_prefix, reverse
 from jinja2 import meta, nodes
 from markupsafe import Markup
+
+from rummy_site.french import pluralize
 
 PARTS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_end", "move_log")
 
@@ -59,7 +60,7 @@ def environment() -> jinja2.Environment:
         auto_reload=settings.DEBUG,
         keep_trailing_newline=False,
     )
-    env.filters["pluralize"] = defaultfilters.pluralize
+    env.filters["pluralize"] = pluralize  # French: « 0 carte », « 2 cartes »
     env.globals["url"] = url
     from tables.presenters import template_globals  # the families' macros (their presenters use this module)
 
