@@ -88,6 +88,7 @@ from engine.games._canasta_rules import (
     FIRST_TURN,
     MATCH_OVER,
     MELD,
+    MESSAGES,
     ROUND_OVER,
     TEAMS,
     CanastaRules,
@@ -95,6 +96,11 @@ from engine.games._canasta_rules import (
     plural,
 )
 from engine.rng import StreamRandom, shuffled
+
+NEED_PAIR_OR_MELD = ("Pour prendre la défausse, il faut dans ta main deux pièces naturelles du même rang que celle du "
+                     "dessus, ou une naturelle et un joker, ou une combinaison de ton équipe de ce rang.")
+OPENING_SHORT = ("Pour prendre la défausse avant la première pose de ton équipe, la pièce du dessus et tes "
+                 "combinaisons doivent atteindre le minimum de première pose.")
 
 
 class CanastaGame(Game):
@@ -584,8 +590,21 @@ class CanastaGame(Game):
 
     def canonical_take(self, state: dict, seat: int) -> dict | None:
         """A take_pile the rules allow now, in a canonical form, or None."""
-        if self._pile_block(state, seat):
+        return self._take_attempt(state, seat)[0]
+
+    def take_refusal(self, state: dict, seat: int) -> str | None:
+        """Why `seat`, to draw now, cannot take the pile, in French (None when it can, or when it is not its draw):
+        its page shows « Prendre la pile » disabled with this reason."""
+        if state["phase"] != DRAW or seat not in self.to_act(state) or state["question"]:
             return None
+        take, refusal = self._take_attempt(state, seat)
+        return None if take is not None else refusal
+
+    def _take_attempt(self, state: dict, seat: int) -> tuple[dict | None, str]:
+        """(the canonical take_pile, or None; why not, in French)."""
+        block = self._pile_block(state, seat)
+        if block:
+            return None, MESSAGES[block]
         P = self.P
         team = team_of(seat)
         top = state["pile"][-1]
@@ -602,18 +621,21 @@ class CanastaGame(Game):
             wild = next((p for p in hand if P.is_wild(p)), None)
             if wild:
                 candidates.append([top, naturals[0], wild])
+        refusal = MESSAGES["need_pair"] if self._strict_take(state, team) else NEED_PAIR_OR_MELD
         for first in candidates:
             melds = [first]
             if not state["melded"][team]:
                 melds = self._opening_melds(state, seat, first)
                 if melds is None:
+                    refusal = OPENING_SHORT
                     continue
             try:
                 self.check_take(state, seat, melds)
-            except IllegalMove:
+            except IllegalMove as error:
+                refusal = error.message
                 continue
-            return {"action": "take_pile", "melds": melds}
-        return None
+            return {"action": "take_pile", "melds": melds}, ""
+        return None, refusal
 
     def _opening_melds(self, state: dict, seat: int, first: list) -> list | None:
         """`first` plus melds from the hand (highest value first) until the team's minimum is reached."""

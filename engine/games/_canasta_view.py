@@ -56,6 +56,7 @@ def view(game, state: dict, seat: int | None) -> dict:
     hand, melds = game.preview(state, seat)
     view["hand"] = P.sort(hand)
     view["legal"] = game.legal_moves(state, seat)
+    view["pile"]["refusal"] = game.take_refusal(state, seat)  # this seat's own hand decides: its view only
     if game.info.account_jokers:
         view["joker_balance"] = state["jokers"][seat]
         view["joker_available"] = any(m["action"] == "take_joker" for m in view["legal"])

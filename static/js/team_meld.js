@@ -155,7 +155,11 @@
       return;
     }
     var button = event.target.closest("button");
-    if (!button || button.getAttribute("aria-disabled") === "true") return;
+    if (!button) return;
+    if (button.getAttribute("aria-disabled") === "true") {  // « Prendre la pile » when the pile cannot be taken
+      if (button.hasAttribute("data-reason")) hint(button.getAttribute("data-reason"));
+      return;
+    }
     if (button.hasAttribute("data-cn-act")) act(button);
     else if (button.hasAttribute("data-cn-meld") && chosen.length) layOff(button, chosen.slice());
     else if (button.hasAttribute("data-cn-pile") && chosen.length === 1) {

@@ -201,6 +201,9 @@ def buttons(engine, view: dict, acting: bool) -> tuple:
         out.append({"act": "take_pile", "label": labels.get("take_pile", "Prendre la pile"), "top": top,
                     "top_rank": engine.P.rank[top],
                     "default": json.dumps(take["melds"]) if take else ""})
+    elif acting and (refusal := (view.get("pile") or {}).get("refusal")):
+        # Shown but disabled, with the reason (UI.md): a player looks for the pile's button at every draw.
+        out.append({"act": "take_pile", "label": labels.get("take_pile", "Prendre la pile"), "disabled": refusal})
     if "pass" in kinds:
         move("pass", secondary=True)
     if acting and "meld" in kinds:

@@ -210,3 +210,30 @@ def test_a_refused_move_shows_its_french_reason_and_changes_nothing(player):
     seats = reads.seats_of(table.pk)
     html = render_push(table, seats, seats[0], error=outcome.error.message)
     assert 'id="table-error"' in html and "Première pose insuffisante : 15 points, il en faut 50." in html
+
+
+@pytest.mark.parametrize(("pile", "frozen", "reason"), [
+    (["9C1", "5D1", "6D1"], False, "il faut dans ta main deux pièces naturelles du même rang"),  # no 6 in hand
+    (["9C1", "5D1", "2S2"], False, "La défausse est bloquée : la pièce du dessus ne se prend pas."),  # a wild on top
+])
+def test_a_pile_i_cannot_take_shows_its_button_disabled_with_the_reason(player, pile, frozen, reason):
+    state = _card_state(pile=pile, frozen=frozen)
+    pushes = _pushes(_table(player, "canasta", state))
+    mine = pushes[0]
+    button = re.search(r'<button[^>]*data-cn-act="take_pile"[^>]*>Prendre la pile</button>', mine).group(0)
+    assert 'aria-disabled="true"' in button and reason in unescape(button)
+    assert "data-cn-top" not in button  # nothing a click could send
+    assert 'data-cn-act="take_pile"' not in pushes[1] and 'data-cn-act="take_pile"' not in pushes[2]
+
+
+def test_the_reason_is_for_the_player_to_draw_only_and_names_no_card(player):
+    state = _card_state(pile=["9C1", "5D1", "6D1"])
+    view = CARDS.view(state, 0)
+    assert view["pile"]["refusal"] and not re.search(ANY_CARD, view["pile"]["refusal"])
+    assert CARDS.view(state, 2)["pile"].get("refusal") is None  # my partner does not draw now
+    assert "refusal" not in CARDS.view(state, None)["pile"]  # a spectator
+    # With a pair for the top card the button stays live, whatever the engine's canonical take finds: the server
+    # judges the melds the player chooses (test_buttons_only_when_legal_and_taking_the_pile_is_one_button).
+    with_pair = _pushes(_table(player, "canasta", _card_state()))[0]
+    button = re.search(r'<button[^>]*data-cn-act="take_pile"[^>]*>', with_pair)
+    assert "aria-disabled" not in button.group(0)
