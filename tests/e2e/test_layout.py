@@ -98,8 +98,22 @@ def _outside(box, width, height):
     return left < -1 or top < -1 or right > width + 1 or bottom > height + 1
 
 
+# « What just happened » under the status: wrapped (two lines at most on a phone), never cut on its sides. Measured
+# with a long turn's sentence in place of the one shown, then put back.
+LAST_MOVE_CUT = """() => { const el = document.getElementById('table-last-move');
+  if (!el || !el.getClientRects().length) return false;
+  const kept = el.innerHTML;
+  el.textContent = 'Robot Débutant 2 a pioché, a ajouté 1 tuile à une combinaison de son équipe, a jeté le 7 de pique.';
+  const box = el.getBoundingClientRect();
+  const cut = el.scrollWidth > el.clientWidth + 1 || box.left < -1 || box.right > window.innerWidth + 1;
+  el.innerHTML = kept;
+  return cut; }"""
+
+
 def _check_on_screen(page: Page, width: int, height: int, moment: str, problems: list[str]) -> None:
     page.evaluate("window.scrollTo(0, 0)")
+    if page.evaluate(LAST_MOVE_CUT):
+        problems.append(f"{moment}: la ligne du dernier coup est coupée sur les côtés")
     seen = page.evaluate(MEASURE)
     if seen["overflowX"]:
         problems.append(f"{moment}: la page défile de côté")

@@ -22,6 +22,7 @@ from playwright.sync_api import Page, expect
 
 from engine import games
 from tests.e2e.test_accessibility import _violations
+from tests.e2e.test_layout import LAST_MOVE_CUT
 from tests.e2e.test_play import sign_up
 from tests.e2e.test_play_rami import _off_the_browser_thread, _user
 from tests.e2e.test_play_thunee import _act, _version
@@ -569,5 +570,8 @@ def test_tile_numbers_stay_whole_in_melds_and_on_the_pile(live_site, browser, ar
     assert page.evaluate(NUMBERS_COVERED) == [], "a meld's piece has its number covered by the next one"
     assert not page.evaluate(PILE_COUNT_OVER_ITS_FACE), "the pile's count covers its top piece's number or mark"
     expect(page.locator(".cn-actions [data-sort-hand]")).to_be_visible()
+    page.evaluate("""() => { const p = document.createElement('p'); p.id = 'table-last-move'; p.className = 'last-move';
+      p.textContent = 'x'; document.getElementById('table-error').before(p); }""")  # as after a robot's turn
+    assert not page.evaluate(LAST_MOVE_CUT), "the last move's line is cut on its sides"
     fits_the_screen(page)
     context.close()
