@@ -262,6 +262,7 @@ def test_the_timer_plays_my_seat_through_a_whole_match_with_robots(player):
     winners = ENGINE.result(state)["winners"]
     loser = next(position for position in pushes if position not in winners)
     assert re.search(r"<strong>[^<]+</strong> et <strong>[^<]+</strong> gagnent la partie\.", pushes[loser])
+    assert '<ul class="ranking">' in html and '<ol class="ranking">' not in html  # teams, not four places
 
 
 def test_a_waiting_table_page_draws_the_free_seats(player, player_client):
