@@ -70,6 +70,9 @@ def team_label(team: str, my_team: str | None) -> str:
     return "Nous" if team == (my_team or "A") else "Eux"
 
 
+BLACK_THREES = "3"
+
+
 def meld_ctx(pieces: Pieces, meld: dict, staged_ids: set, changed_ids: set) -> dict:
     kind = meld.get("closed")
     count = meld["count"]
@@ -84,9 +87,14 @@ def meld_ctx(pieces: Pieces, meld: dict, staged_ids: set, changed_ids: set) -> d
         aria += f" dont {meld['wilds']} joker{'s' if meld['wilds'] > 1 else ''}"
     aria += f", {meld['points']} points"
     noun = pieces.words["closed_noun"]
-    aria += f", {words[kind].lower()}" if kind else f", encore {meld['to_seven']} pour une {noun}"
+    toward = meld["rank"] != BLACK_THREES  # black 3s are laid only to go out, four at most: never a canasta
+    if kind:
+        aria += f", {words[kind].lower()}"
+    elif toward:
+        aria += f", encore {meld['to_seven']} pour une {noun}"
     return {
         "id": meld["id"], "rank": meld["rank"], "label": rank_name, "count": count, "wilds": meld["wilds"],
+        "toward": toward,
         "pieces": tuple(shown), "closed": closed, "closed_label": words.get(kind, "") if kind else "",
         "staged": meld["id"] in staged_ids or meld["id"] in changed_ids, "aria": aria,
     }

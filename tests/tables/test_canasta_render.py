@@ -237,3 +237,16 @@ def test_the_reason_is_for_the_player_to_draw_only_and_names_no_card(player):
     with_pair = _pushes(_table(player, "canasta", _card_state()))[0]
     button = re.search(r'<button[^>]*data-cn-act="take_pile"[^>]*>', with_pair)
     assert "aria-disabled" not in button.group(0)
+
+
+def test_a_staged_meld_of_black_threes_counts_no_way_to_a_canasta(player):
+    canasta = ["KS1", "KH1", "KD1", "KC1", "KS2", "KH2", "KD2"]
+    state = rig(CARDS, {0: ["3S1", "3C1", "3S2", "5S1", "6D1"]}, current=0, phase="MELD",
+                melds={"A": [("K", canasta)]}, scores={"A": 0, "B": 0})
+    state, _ = CARDS.apply(state, 0, {"action": "meld", "cards": ["3S1", "3C1", "3S2"]})
+    us = _section(_pushes(_table(player, "canasta", state))[0], "team-us")
+    threes = us[us.index('data-rank="3"'):]
+    threes = threes[:threes.index("data-meld=", threes.index("data-meld=") + 1)] if threes.count("data-meld=") > 1 \
+        else threes
+    assert '<span class="cn-count">3</span>' in threes
+    assert "/7" not in threes and "cn-meter" not in threes and "pour une canasta" not in threes
