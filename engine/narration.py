@@ -240,8 +240,8 @@ _CANASTA_KIND = {
     "tiles": {"clean": "propre", "dirty": "sale", "twos_clean": "de 2 propre", "twos_dirty": "de 2 sale"},
 }
 CANASTA_PHRASES = {
-    "take_pile": lambda e: f"pris la défausse ({e.get('count')} pièce{_plural(e.get('count'))}, avec "
-                           f"{card_words(e['card'])})" if e.get("card") else "pris la défausse",
+    "take_pile": lambda e: f"pris la pile ({e.get('count')} pièce{_plural(e.get('count'))}, avec "
+                           f"{card_words(e['card'])})" if e.get("card") else "pris la pile",
     "team_meld": lambda e: f"posé {_pieces_words(e.get('pieces') or [])} ({e.get('points', 0)} points)",
     "team_lay_off": lambda e: f"ajouté {_pieces_words(e.get('pieces') or [])} à une combinaison de {POSSESSIVE} équipe",
     "canasta": lambda e: f"fermé une canasta "
@@ -250,7 +250,7 @@ CANASTA_PHRASES = {
     "joker_taken": lambda e: "pris un joker (bouton Joker)",
     "ask_go_out": lambda e: "demandé « Partenaire, puis-je sortir ? »",
     "answer_go_out": lambda e: "répondu « oui »" if e.get("answer") == "yes" else "répondu « non »",
-    "decline_pile": lambda e: "laissé la défausse : la pioche est vide, la manche s'arrête",
+    "decline_pile": lambda e: "laissé la pile : la pioche est vide, la manche s'arrête",
 }
 
 

@@ -97,9 +97,9 @@ from engine.games._canasta_rules import (
 )
 from engine.rng import StreamRandom, shuffled
 
-NEED_PAIR_OR_MELD = ("Pour prendre la défausse, il faut dans ta main deux pièces naturelles du même rang que celle du "
+NEED_PAIR_OR_MELD = ("Pour prendre la pile, il faut dans ta main deux pièces naturelles du même rang que celle du "
                      "dessus, ou une naturelle et un joker, ou une combinaison de ton équipe de ce rang.")
-OPENING_SHORT = ("Pour prendre la défausse avant la première pose de ton équipe, la pièce du dessus et tes "
+OPENING_SHORT = ("Pour prendre la pile avant la première pose de ton équipe, la pièce du dessus et tes "
                  "combinaisons doivent atteindre le minimum de première pose.")
 
 
@@ -150,7 +150,7 @@ class CanastaGame(Game):
     table_words: dict = {}
     phase_hints = {
         FIRST_TURN: "Premier tour : défausse une tuile.",
-        DRAW: "Pioche ou prends la défausse.",
+        DRAW: "Pioche ou prends la pile.",
         MELD: "Pose tes combinaisons si tu veux, puis défausse.",
         ROUND_OVER: "Manche terminée.",
         MATCH_OVER: "Partie terminée.",

@@ -25,24 +25,24 @@ MESSAGES = {
     "already_asked": "Tu as déjà demandé la permission de sortir ce tour-ci.",
     "ask_before_table": "La permission de sortir se demande avant de poser quoi que ce soit.",
     "no_question_here": "Dans ce jeu, on ne demande pas la permission de sortir.",
-    "must_draw_first": "Pioche d'abord (ou prends la défausse).",
+    "must_draw_first": "Pioche d'abord (ou prends la pile).",
     "first_turn_discard": "Premier tour : tu ne peux que défausser une tuile.",
     "already_drew": "Tu as déjà pioché.",
     "stock_empty": "La pioche est vide.",
     "stock_not_empty": "La pioche n'est pas vide : pioche.",
     "must_take_pile": ("La pioche est vide et la carte du dessus va sur votre combinaison : "
-                       "tu dois prendre la défausse."),
+                       "tu dois prendre la pile."),
     "no_joker_here": "Le bouton Joker n'existe pas dans ce jeu.",
     "no_joker_left": "Il n'y a plus de joker dans la pioche.",
     "no_joker_balance": "Tu n'as plus de joker sur ton compte.",
-    "pile_empty": "La défausse est vide.",
-    "pile_blocked": "La défausse est bloquée : la pièce du dessus ne se prend pas.",
-    "pile_one_card": "Une défausse d'une seule carte ne se prend pas quand il te reste une seule carte.",
-    "top_not_used": "Pour prendre la défausse, pose la pièce du dessus dans une de tes combinaisons.",
+    "pile_empty": "La pile est vide.",
+    "pile_blocked": "La pile est bloquée : la pièce du dessus ne se prend pas.",
+    "pile_one_card": "Une pile d'une seule carte ne se prend pas quand il te reste une seule carte.",
+    "top_not_used": "Pour prendre la pile, pose la pièce du dessus dans une de tes combinaisons.",
     "top_twice": "La pièce du dessus ne peut servir qu'une fois.",
-    "need_pair": ("Pour prendre la défausse, il faut dans ta main deux pièces naturelles du même rang que celle "
+    "need_pair": ("Pour prendre la pile, il faut dans ta main deux pièces naturelles du même rang que celle "
                   "du dessus."),
-    "pile_strands": ("Après avoir pris la défausse, il te faut encore de quoi finir ton tour "
+    "pile_strands": ("Après avoir pris la pile, il te faut encore de quoi finir ton tour "
                      "(au moins deux pièces en main)."),
     "bad_melds": "Combinaisons invalides.",
     "bad_cards": "Pièces invalides.",

@@ -214,7 +214,7 @@ def test_a_refused_move_shows_its_french_reason_and_changes_nothing(player):
 
 @pytest.mark.parametrize(("pile", "frozen", "reason"), [
     (["9C1", "5D1", "6D1"], False, "il faut dans ta main deux pièces naturelles du même rang"),  # no 6 in hand
-    (["9C1", "5D1", "2S2"], False, "La défausse est bloquée : la pièce du dessus ne se prend pas."),  # a wild on top
+    (["9C1", "5D1", "2S2"], False, "La pile est bloquée : la pièce du dessus ne se prend pas."),  # a wild on top
 ])
 def test_a_pile_i_cannot_take_shows_its_button_disabled_with_the_reason(player, pile, frozen, reason):
     state = _card_state(pile=pile, frozen=frozen)
