@@ -117,6 +117,13 @@ def cards_list(ids: list[str], wilds: dict | None = None) -> str:
     return ", ".join(f"joker ({_face_name(wilds[c])})" if c in wilds else cards.name_fr(c) for c in ids)
 
 
+def cards_words(ids: list[str], wilds: dict | None = None) -> str:
+    """« le 7 de cœur, le 8 de cœur et un joker (9 de cœur) »: cards named in a sentence, with their articles."""
+    wilds = wilds or {}
+    words = [f"un joker ({_face_name(wilds[c])})" if c in wilds else card_words(c) for c in ids]
+    return " et ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
+
+
 def _meld_noun(kind: str | None, count: int) -> str:
     if kind == "run":
         return "une suite"
@@ -164,14 +171,14 @@ def phrase(evt: dict, names: dict) -> tuple[int | None, str, str] | None:
         return seat, "avoir", f"posé {noun}{worth} : {cards_list(ids, evt.get('wilds'))}"
     if kind == "lay_off":
         owner = evt.get("owner")
-        whose = "une de ses combinaisons" if owner == seat else (
+        whose = "une de {ses} combinaisons" if owner == seat else (
             f"une combinaison de {names[owner]}" if owner in names else "une combinaison")
-        return seat, "avoir", f"ajouté {cards_list(evt.get('cards') or [], evt.get('wilds'))} à {whose}"
+        return seat, "avoir", f"ajouté {cards_words(evt.get('cards') or [], evt.get('wilds'))} à {whose}"
     if kind == "swap_joker":
-        return seat, "avoir", f"repris un joker contre {cards_list(evt.get('cards') or [])}"
+        return seat, "avoir", f"repris un joker contre {cards_words(evt.get('cards') or [])}"
     if kind == "opened":
         points = evt.get("points")
-        return seat, "avoir", f"fait sa première pose ({points} point{_plural(points)})"
+        return seat, "avoir", f"fait {{sa}} première pose ({points} point{_plural(points)})"
     if kind == "take_undone":
         return seat, "avoir", f"reposé {card_words(card)} sur la défausse"
     if kind == "go_out":
@@ -183,7 +190,7 @@ def phrase(evt: dict, names: dict) -> tuple[int | None, str, str] | None:
         return seat, "avoir", CANASTA_PHRASES[kind](evt)
     if kind == "round_over":
         winner = evt.get("winner")
-        return (winner, "avoir", "posé toute sa main") if winner is not None else None
+        return (winner, "avoir", "posé toute {sa} main") if winner is not None else None
     if kind == "left":
         return seat, "avoir", "quitté la table"
     if kind in ("burnt", "eliminated"):
@@ -243,7 +250,7 @@ CANASTA_PHRASES = {
     "take_pile": lambda e: f"pris la pile ({e.get('count')} pièce{_plural(e.get('count'))}, avec "
                            f"{card_words(e['card'])})" if e.get("card") else "pris la pile",
     "team_meld": lambda e: f"posé {_pieces_words(e.get('pieces') or [])} ({e.get('points', 0)} points)",
-    "team_lay_off": lambda e: f"ajouté {_pieces_words(e.get('pieces') or [])} à une combinaison de {POSSESSIVE} équipe",
+    "team_lay_off": lambda e: f"ajouté {_pieces_words(e.get('pieces') or [])} à une combinaison de {{son}} équipe",
     "canasta": lambda e: f"fermé une canasta "
                          f"{_CANASTA_KIND.get(e.get('material'), {}).get(e.get('canasta'), '')}".rstrip(),
     "red_three": lambda e: f"étalé {card_words(e['card'])}" if e.get("card") else "étalé un 3",
@@ -254,7 +261,8 @@ CANASTA_PHRASES = {
 }
 
 
-POSSESSIVE = "{son}"  # in a phrase, the subject's possessive: « ton » when it tells the reader's own move
+# In a phrase, the subject's possessives: « ton / ta / tes » when it tells the reader's own move.
+POSSESSIVES = {"{son}": ("son", "ton"), "{sa}": ("sa", "ta"), "{ses}": ("ses", "tes")}
 _AUX = {("avoir", False): "a", ("avoir", True): "as", ("être", False): "est", ("être", True): "es"}
 
 
@@ -268,7 +276,9 @@ def sentence(phrases: list[tuple[int | None, str, str]], names: dict, me: int | 
             subject = object()
             continue
         you = me is not None and seat == me
-        verb = f"{_AUX[(aux, you)]} {rest.replace(POSSESSIVE, 'ton' if you else 'son')}"
+        for placeholder, words in POSSESSIVES.items():
+            rest = rest.replace(placeholder, words[you])
+        verb = f"{_AUX[(aux, you)]} {rest}"
         if seat == subject:
             parts[-1] += f", {'tu ' if you else ''}{verb}"
         else:

@@ -82,8 +82,16 @@ def test_melds_lay_offs_and_joker_swaps():
     opened = event("opened", seat=1, points=34)
     line = told([meld, lay_off, swap, opened, event("discard", seat=1, card="2D1")])
     assert line == ("Robot Expert a posé une suite (24 points) : 7 de cœur, 8 de cœur, joker (9 de cœur), "
-                    "a ajouté Roi de pique à une combinaison de Zoé, a repris un joker contre 5 de trèfle, "
+                    "a ajouté le Roi de pique à une combinaison de Zoé, a repris un joker contre le 5 de trèfle, "
                     "a fait sa première pose (34 points), a jeté le 2 de carreau.")
+    # my own moves: « tu », and « ta / tes »
+    mine = event("lay_off", seat=0, meld_id="M4", cards=["7D1", "2H1"], wilds={"2H1": "8D"}, end=None,
+                 meld={"id": "M4", "owner": 0, "kind": "run", "cards": ["4D1", "5D1", "6D1", "7D1", "2H1"]})
+    assert told([event("opened", seat=0, points=33), mine, event("round_over", winner=0)], seat=0, me=0) == (
+        "Tu as fait ta première pose (33 points), tu as ajouté le 7 de carreau et un joker (8 de carreau) à une de "
+        "tes combinaisons, tu as posé toute ta main.")
+    assert told([mine], seat=0, me=1) == (
+        "Zoé a ajouté le 7 de carreau et un joker (8 de carreau) à une de ses combinaisons.")
     assert told([event("take_undone", seat=1, card="7H1")]) == "Robot Expert a reposé le 7 de cœur sur la défausse."
     assert told([event("go_out", seat=1)]) == "Robot Expert est sorti."
     assert told([event("go_out", seat=0)], seat=0, me=0) == "Tu es sorti."
