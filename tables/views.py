@@ -1,4 +1,5 @@
 import json
+from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
@@ -8,7 +9,6 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.http.request import RawPostDataException
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from engine import games as engines
 from engine.bots import strength
@@ -18,6 +18,20 @@ from tables.models import Game, RulesPage, Table
 from tables.presenters import table_context
 from tables.presenters.frame import seat_names
 from tables.table_types import team_index
+
+
+def post_only(view):
+    """A form's target, POST only. Any other method goes back to the page the form is on (the table's, or the
+    lobby): after a session expired, the login page's `next` sends the player here with a GET."""
+
+    @wraps(view)
+    def answer(request, *args, **kwargs):
+        if request.method != "POST":
+            table_id = kwargs.get("table_id")
+            return redirect("tables:table", table_id) if table_id is not None else redirect("tables:lobby")
+        return view(request, *args, **kwargs)
+
+    return answer
 
 
 def home(request):
@@ -41,7 +55,7 @@ def open_tables():
     return (
         Table.objects.filter(status=Table.Status.WAITING, private=False)
         .select_related("game", "host")
-        .prefetch_related("seats")
+        .prefetch_related("seats__user")
         .order_by("-created")[:50]
     )
 
@@ -67,8 +81,13 @@ def partner_teams(table: Table, seats) -> list[list[str]]:
     return teams
 
 
+def _in_order(names: dict[int, str]) -> list[str]:
+    return [names[position] for position in sorted(names)]
+
+
 def lobby_rows(tables) -> list[dict]:
-    return [{"table": t, "teams": partner_teams(t, t.seats.all())} for t in tables]
+    return [{"table": t, "teams": partner_teams(t, t.seats.all()), "names": _in_order(seat_names(t.seats.all()))}
+            for t in tables]
 
 
 def lobby(request):
@@ -77,7 +96,9 @@ def lobby(request):
     form = TableCreateForm(game=game) if request.user.is_authenticated else None
     mine, finished = [], []
     if request.user.is_authenticated:
-        mine = (Table.objects.filter(seats__user=request.user, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+        # A table I quit is not mine any more: its « Reprendre » would open a seat that plays without me.
+        mine = (Table.objects.filter(seats__user=request.user, seats__left=False,
+                                     status__in=[Table.Status.WAITING, Table.Status.PLAYING])
                 .select_related("game").distinct()[:20])
         finished = (Table.objects.filter(seats__user=request.user, status=Table.Status.FINISHED)
                     .select_related("game").distinct().order_by("-finished_at")[:10])
@@ -94,7 +115,7 @@ def lobby(request):
 
 
 @login_required
-@require_POST
+@post_only
 def table_new(request):
     form = TableCreateForm(request.POST)
     if form.is_valid():
@@ -123,7 +144,7 @@ def table_new(request):
 
 
 @login_required
-@require_POST
+@post_only
 def table_quick(request):
     """« Partie rapide »: a seat at a waiting quick-start table of the game (`jeu`), or a new one."""
     game = playable_games().filter(slug=request.POST.get("jeu", "")).first()
@@ -157,7 +178,7 @@ def table_invite(request, token: str):
 
 
 @login_required
-@require_POST
+@post_only
 def table_join(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id, private=False)
     return table_invite(request, table.invite_token)
@@ -255,7 +276,7 @@ def table_replay(request, table_id: int, number: int):
 
 
 @login_required
-@require_POST
+@post_only
 def table_start(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
     try:
@@ -266,7 +287,7 @@ def table_start(request, table_id: int):
 
 
 @login_required
-@require_POST
+@post_only
 def table_leave(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
     try:
@@ -295,7 +316,7 @@ def _body_size(request) -> int:
 
 
 @login_required
-@require_POST
+@post_only
 def table_action(request, table_id: int):
     """HTTP fallback for the websocket: same frames, same service; answers with HTML partials."""
     get_object_or_404(Table, pk=table_id)
