@@ -9,6 +9,7 @@ from accounts.links import replay_url
 from accounts.models import MatchRecord, PlayerGameStats, Rating, User
 from accounts.stats import leaderboard, rank_of
 from engine import bots, games
+from engine.base import name_with
 
 LEADERBOARD_SIZE = 100
 RECENT_MATCHES = 20
@@ -85,7 +86,9 @@ def game_leaderboard(request, slug: str):
     if request.user.is_authenticated and not request.user.is_bot:
         found = rank_of(request.user.pk, slug)
         mine = {"rank": found[0], "rating": found[1]} if found else None
+    feminine = games.get(slug).info.feminine
     return render(request, "accounts/leaderboard.html", {
-        "slug": slug, "name": names[slug], "rows": rows, "mine": mine, "games": ranked_games(),
+        "slug": slug, "name": names[slug], "du_name": name_with(names[slug], feminine, "du"),
+        "au_name": name_with(names[slug], feminine, "au"), "rows": rows, "mine": mine, "games": ranked_games(),
         "size": LEADERBOARD_SIZE,
     })

@@ -78,6 +78,7 @@ class GameInfo:
     # The move timers a table may choose (seconds) and the one a new table starts with (each rules file's §8).
     turn_timers: tuple[int, ...] = (15, 30, 60)
     default_turn_timer: int = 30
+    feminine: bool = False  # « la Canasta »: the site's sentences say « de la » / « à la » before the name
 
     def clean_options(self, options: dict | None) -> dict:
         """Options with defaults filled in; unknown keys dropped; bad values -> ValueError."""
@@ -90,6 +91,13 @@ class GameInfo:
                 raise ValueError(f"{opt.name}={value!r}")
             cleaned[opt.name] = value
         return cleaned
+
+
+def name_with(name: str, feminine: bool, form: str) -> str:
+    """A game's name after « de » or « à » in a French sentence: « du Rami », « de la Canasta classique »,
+    « au Rami », « à la Canasta classique » (form: "du" or "au")."""
+    article = {"du": ("du", "de la"), "au": ("au", "à la")}[form][feminine]
+    return f"{article} {name}"
 
 
 class Game:

@@ -4,6 +4,9 @@ from django.core.validators import validate_comma_separated_integer_list
 from django.db import models
 from django.urls import reverse
 
+from engine import games
+from engine.base import name_with
+
 
 class Game(models.Model):
     """A game of the catalogue. Slugs are the rules file names and the engine registry keys."""
@@ -41,6 +44,20 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("rules_page", args=[self.slug])
+
+    @property
+    def feminine(self) -> bool:
+        return self.slug in games.available() and games.get(self.slug).info.feminine
+
+    @property
+    def du_name(self) -> str:
+        """« du Rami », « de la Canasta classique »."""
+        return name_with(self.name, self.feminine, "du")
+
+    @property
+    def au_name(self) -> str:
+        """« au Rami », « à la Canasta classique »."""
+        return name_with(self.name, self.feminine, "au")
 
     @property
     def playable(self) -> bool:

@@ -18,7 +18,7 @@ RULES = CanastaRules(
 class Canasta(CanastaGame):
     rules = RULES
     info = GameInfo(slug="canasta", name="Canasta classique", min_players=4, max_players=4, default_players=4,
-                    teams=True, turn_timers=(30, 45, 60), default_turn_timer=45)
+                    teams=True, turn_timers=(30, 45, 60), default_turn_timer=45, feminine=True)
 
     table_words = {
         "closed": {"clean": "Canasta naturelle", "dirty": "Canasta mixte"},

@@ -25,7 +25,7 @@ class CanastaTuiles(CanastaGame):
     info = GameInfo(slug="canasta-tuiles", name="Canasta en équipe (tuiles)", min_players=4, max_players=4,
                     default_players=4, options=(MATCH_LENGTH,), teams=True,
                     account_points_per_round=1000, account_jokers=True, turn_timers=(30, 45, 60),
-                    default_turn_timer=45,
+                    default_turn_timer=45, feminine=True,
                     arena_options={"match_length": "3"})  # §7: the Arena is three rounds plus tie-breaks
 
     table_words = {

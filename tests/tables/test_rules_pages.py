@@ -118,3 +118,18 @@ def test_a_page_of_unknown_origin_is_kept():
     report = dict(catalogue.sync_pages(Game, RulesPage))
     assert report["rami"] == "kept" and _page("rami").body == "<p>Version d'origine inconnue.</p>"
     assert report["gin"] == "current"
+
+
+def test_the_canastas_are_feminine_in_every_sentence_that_names_them(client, player_client):
+    """« la Canasta »: « Jouer à la Canasta classique », « Classement de la Canasta en équipe (tuiles) »."""
+    rules = client.get(reverse("rules_page", args=["canasta"])).content.decode()
+    assert "Jouer à la Canasta classique" in rules and "Classement de la Canasta classique" in rules
+    assert "au Canasta" not in rules and "du Canasta" not in rules
+    board = client.get(reverse("leaderboard", args=["canasta-tuiles"])).content.decode()
+    assert "Classement de la Canasta en équipe (tuiles)" in board
+    assert "Personne n'est encore classé à la Canasta en équipe (tuiles)" in board
+    home = client.get(reverse("home")).content.decode()
+    assert "Règles<span class=\"visually-hidden\"> de la Canasta classique" in home
+    assert "Règles<span class=\"visually-hidden\"> du Rummikub" in home
+    lobby = player_client.get(reverse("tables:lobby") + "?jeu=canasta").content.decode()
+    assert "Lire les règles de la Canasta classique" in lobby
