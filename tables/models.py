@@ -1,6 +1,7 @@
 from decimal import Decimal
 
-from django.core.validators import validate_comma_separated_integer_list
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator, validate_comma_separated_integer_list
 from django.db import models
 from django.urls import reverse
 
@@ -26,11 +27,11 @@ class Game(models.Model):
     )
     default_stake = models.PositiveIntegerField("mise par défaut", default=10)
     bot_payout_debutant = models.DecimalField("gain contre Débutant (× mise)", max_digits=4, decimal_places=2,
-                                              default=Decimal("1.00"))
+                                              default=Decimal("1.00"), validators=[MinValueValidator(0)])
     bot_payout_confirme = models.DecimalField("gain contre Confirmé (× mise)", max_digits=4, decimal_places=2,
-                                              default=Decimal("1.50"))
+                                              default=Decimal("1.50"), validators=[MinValueValidator(0)])
     bot_payout_expert = models.DecimalField("gain contre Expert (× mise)", max_digits=4, decimal_places=2,
-                                            default=Decimal("2.00"))
+                                            default=Decimal("2.00"), validators=[MinValueValidator(0)])
     abandon_penalty = models.PositiveIntegerField(
         "pénalité d'abandon", default=20, help_text="Jetons perdus en plus de la mise si on quitte en cours de partie."
     )
@@ -38,12 +39,24 @@ class Game(models.Model):
     class Meta:
         ordering = ["order", "name"]
         verbose_name = "jeu"
+        verbose_name_plural = "jeux"
 
     def __str__(self) -> str:
         return self.name
 
     def get_absolute_url(self) -> str:
         return reverse("rules_page", args=[self.slug])
+
+    def clean(self) -> None:
+        """The admin's form: the default stake must be one of the stakes offered (the lobby would quietly take
+        another)."""
+        super().clean()
+        try:
+            offered = self.allowed_stakes()
+        except (TypeError, ValueError):
+            return  # the stakes field reports its own error
+        if self.default_stake not in offered:
+            raise ValidationError({"default_stake": "La mise par défaut doit faire partie des mises autorisées."})
 
     @property
     def feminine(self) -> bool:

@@ -46,3 +46,24 @@ def test_admin_game_and_rules_change_pages_load(staff_client):
 def test_admin_refused_to_players(player_client):
     response = player_client.get(reverse("admin:index"))
     assert response.status_code == 302
+
+
+def test_the_admin_refuses_a_default_stake_outside_the_stakes_and_a_negative_payout(staff_client):
+    from decimal import Decimal
+
+    from django.core.exceptions import ValidationError
+
+    from tables.models import Game
+
+    game = Game.objects.get(slug="gin")
+    game.stakes, game.default_stake = "10,20", 35
+    with pytest.raises(ValidationError) as refused:
+        game.full_clean()
+    assert refused.value.message_dict["default_stake"] == ["La mise par défaut doit faire partie des mises autorisées."]
+    game.default_stake, game.bot_payout_expert = 20, Decimal("-1")
+    with pytest.raises(ValidationError) as refused:
+        game.full_clean()
+    assert list(refused.value.message_dict) == ["bot_payout_expert"]
+    game.bot_payout_expert = Decimal("2")
+    game.full_clean()  # as the admin would save it
+    assert "Jeux" in staff_client.get(reverse("admin:index")).content.decode()  # not « Jeus »

@@ -143,3 +143,10 @@ def test_the_admin_lists_records_stats_and_ratings(admin_client, player):
     Rating.objects.create(user=player, game="gin", mu=25, sigma=8, score=1)
     for model in ("matchrecord", "playergamestats", "rating"):
         assert admin_client.get(f"/admin/accounts/{model}/").status_code == 200
+
+
+def test_the_profile_says_1er_for_the_first_place(client, make_player):
+    first, second = make_player("chloe"), make_player("denis")
+    _rate(901, [first, second])
+    assert "(1<sup>er</sup>)" in client.get(reverse("player_profile", args=["chloe"])).content.decode()
+    assert "(2<sup>e</sup>)" in client.get(reverse("player_profile", args=["denis"])).content.decode()

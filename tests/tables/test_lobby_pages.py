@@ -44,3 +44,12 @@ def test_the_tables_being_played_name_their_robots_as_the_table_does(player_clie
     Table.objects.filter(pk=table.pk).update(private=False)
     page = player_client.get(reverse("tables:lobby")).content.decode()
     assert f"{player.username}, Robot Confirmé 2, Robot Confirmé 3" in page
+
+
+@pytest.mark.parametrize(("field", "value"), [("coach_limit", "99"), ("table_type", "zzz")])
+def test_a_tampered_creation_form_says_what_is_wrong(player_client, player, field, value):
+    data = {"table_type": "friends", "game": "gin", "seats_count": "2", "seat_1": "2", "turn_timer_s": "30",
+            "stake": "0", "coach_limit": "3", field: value}
+    response = player_client.post(reverse("tables:new"), data)
+    assert response.status_code == 400 and not Table.objects.filter(host=player).exists()
+    assert 'class="error" role="alert">Sélectionnez un choix valide' in response.content.decode()
