@@ -286,6 +286,9 @@
   function afterUpdate() {
     root = $("#table-root");
     if (!root) return;
+    // The match is settled: the header's tokens follow the ledger without a reload.
+    var balance = $("[data-my-balance]"), tokens = $("#my-tokens");
+    if (balance && tokens) tokens.textContent = balance.getAttribute("data-my-balance") + " jetons";
     var status = $("#table-status");
     if (status) root.setAttribute("data-status", status.getAttribute("data-status"));
     var roundEnd = $("#table-round-end");

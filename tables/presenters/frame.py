@@ -114,6 +114,15 @@ def ranking(table: Table, seats: list[Seat], seats_ctx_: list[dict], result: dic
     return rows
 
 
+def my_balance(me: Seat | None) -> int | None:
+    """My tokens once the match is settled: the page's header shows them without a reload (static/js/table.js)."""
+    if me is None or me.is_bot or not me.user_id:
+        return None
+    from accounts.models import Account
+
+    return Account.objects.filter(user_id=me.user_id).values_list("balance", flat=True).first() or 0
+
+
 def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view: dict | None,
                   error: str | None) -> dict:
     seats_ = seats_ctx(seats, view, me)
@@ -153,5 +162,6 @@ def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view
         "history": (view or {}).get("history") or [],
         "result": (view or {}).get("result"),
         "ranking": ranking(table, seats, seats_, (view or {}).get("result")) if view else [],
+        "my_balance": my_balance(me) if (view or {}).get("result") else None,
         **recent_ctx(table, seats_, me),
     }

@@ -127,7 +127,11 @@ def test_new_player_plays_a_whole_thanasis_match_against_two_bots(live_site, pag
     assert rows.count() >= 1, "the score sheet has a line per round"
     delta = page.get_by_test_id("tokens-delta-0").inner_text()
     assert re.match(r"^[+-]?\d+\s*jetons?$", delta.replace("\xa0", " "))
-    assert balance(page, live_site) != start
+    header = page.locator("#my-tokens")  # the header follows the settlement, without a reload
+    expect(header).not_to_have_text(f"{start} jetons")
+    shown = header.inner_text()
+    after = balance(page, live_site)
+    assert after != start and shown == f"{after} jetons"
     assert outside_requests == []
 
 
