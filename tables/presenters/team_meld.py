@@ -67,7 +67,10 @@ class Pieces:
 
 
 def team_label(team: str, my_team: str | None) -> str:
-    return "Nous" if team == (my_team or "A") else "Eux"
+    """« Nous » / « Eux » for a player; a spectator (or a replay) has no side: « Équipe A » / « Équipe B »."""
+    if my_team is None:
+        return f"Équipe {team}"
+    return "Nous" if team == my_team else "Eux"
 
 
 BLACK_THREES = "3"

@@ -195,6 +195,9 @@ def test_a_waiting_table_and_a_spectator_are_drawn(player):
     spectator = render_push(table, reads.seats_of(table.pk), None)
     assert "data-cn-act" not in spectator and not CARD_ID.findall(spectator)
     assert 'data-testid="team-us"' in spectator and 'data-testid="team-them"' in spectator
+    # a spectator sits on no side: the teams are named, as on the seats
+    assert "Équipe A" in _section(spectator, "team-us") and "Équipe B" in _section(spectator, "team-them")
+    assert ">Nous<" not in spectator and ">Eux<" not in spectator
 
 
 def test_a_refused_move_shows_its_french_reason_and_changes_nothing(player):
