@@ -64,7 +64,7 @@ class TableCreateForm(forms.Form):
         if arena_possible(info):
             self.fields["table_type"].choices = [
                 (Table.Type.FRIENDS, "Entre amis (et robots)"),
-                (Table.Type.ARENA, "Arène : 3 manches (+ départage), mise d'entrée gagnée ou perdue"),
+                (Table.Type.ARENA, "Arène : table publique, 3 manches (+ départage), mise d'entrée gagnée ou perdue"),
             ]
         if info.teams:
             self._label_partners(info.max_players)

@@ -98,6 +98,8 @@ def test_arena_forces_the_three_round_format_and_an_entry_stake(monkeypatch, pla
         services.table_create(host=player, game=Game.objects.get(slug="gin"), seats_count=2, stake=10,
                               table_type=Table.Type.ARENA)
     assert [v for v, _ in TableCreateForm(game=game).fields["table_type"].choices] == ["friends", "arena"]
+    # an Arena is always public: the choice says so, whatever « Table privée » shows
+    assert "table publique" in dict(TableCreateForm(game=game).fields["table_type"].choices)["arena"]
     assert [v for v, _ in TableCreateForm(game=Game.objects.get(slug="gin")).fields["table_type"].choices] == [
         "friends"]
     assert fake.info.options[-1].name == "match_length"
