@@ -4,8 +4,9 @@ the page of the form, a table quit is no longer « mine », and robots are named
 import pytest
 from django.urls import reverse
 
-from tables import services
+from tables import reads, services
 from tables.models import Table
+from tables.rendering import render_push
 from tests.tables.helpers import create_table
 
 pytestmark = pytest.mark.django_db
@@ -53,3 +54,17 @@ def test_a_tampered_creation_form_says_what_is_wrong(player_client, player, fiel
     response = player_client.post(reverse("tables:new"), data)
     assert response.status_code == 400 and not Table.objects.filter(host=player).exists()
     assert 'class="error" role="alert">Sélectionnez un choix valide' in response.content.decode()
+
+
+@pytest.mark.parametrize(("slug", "seats"), [("thanasis", 2), ("rummikub", 2), ("thunee", 4), ("canasta", 4)])
+def test_a_guest_at_a_cancelled_table_reads_only_that_it_is_cancelled(make_player, slug, seats):
+    host, guest = make_player("hote"), make_player("invite")
+    table = create_table(host, slug, seats=seats, bots={}, stake=0, start=False)
+    services.seat_join(table=table, user=guest)
+    services.seat_leave_waiting(table=table, user=host)
+    table = reads.table(table.pk)
+    assert table.status == Table.Status.CANCELLED
+    seats_ = reads.seats_of(table.pk)
+    html = render_push(table, seats_, next(s for s in seats_ if s.user_id == guest.pk))
+    assert "Cette table a été annulée." in html and "Retour aux tables" in html
+    assert "seront distribuées" not in html and "commencera dès que" not in html
