@@ -71,7 +71,8 @@ def transfer_create(
     return True
 
 
-def user_balance(user: User) -> int:
+def user_balance(user: User | int) -> int:
+    """A player's tokens (the user or his id)."""
     return Account.objects.filter(user=user).values_list("balance", flat=True).first() or 0
 
 

@@ -64,12 +64,12 @@ class Game(models.Model):
 
     @property
     def du_name(self) -> str:
-        """« du Rami », « de la Canasta classique »."""
+        """The name after « de » in a sentence: « du … », or « de la … » for a game its engine calls feminine."""
         return name_with(self.name, self.feminine, "du")
 
     @property
     def au_name(self) -> str:
-        """« au Rami », « à la Canasta classique »."""
+        """The name after « à » in a sentence: « au … », or « à la … » for a game its engine calls feminine."""
         return name_with(self.name, self.feminine, "au")
 
     @property

@@ -50,10 +50,12 @@ the autoplay/bots after leaving), `last_round`, `result`.
   `hand_counts`: per seat (committed; my own count too).
 - `teams`: `{"A": T, "B": T}` with T = `{score, minimum, melded, red3s: [ids], canastas, melds: [M]}`;
   M = `{id, team, rank, rank_name, pieces, cards (= pieces), naturals, wilds, count, to_seven,
+  toward (False for a meld of 3s, which never becomes a canasta; its to_seven is None),
   canasta = closed (None | "clean" | "dirty" | "twos_clean" | "twos_dirty"), points, bonus}` (`pieces`
   naturals first then wilds).
-- `pile`: `{top, size, frozen, takeable}` (`frozen` always False for tiles; `takeable` = the top piece may be
-  taken by someone: not a wild, not a 3); `stock_count`.
+- `pile`: `{top, size, frozen, takeable, refusal}` (`frozen` always False for tiles; `takeable` = the top piece
+  may be taken by someone: not a wild, not a 3; `refusal`, in the view of the seat to draw only: why it cannot take
+  the pile now, in French, or None); `stock_count`.
 - `scores` (per seat: its team's total), `team_scores` `{"A", "B"}`.
 - `staged`: None, or (the acting seat only) `{actions: [{action, meld_id, rank, pieces}], hand_after,
   melds_after: [M] (my team's melds after them), points (new melds' value), opening_ok}`.

@@ -12,9 +12,11 @@ def meld_view(game, meld: dict) -> dict:
     wilds = [p for p in pieces if game.is_wild_in(rank, p)]
     shown = game.P.sort(naturals) + game.P.sort(wilds)
     kind = game.meld_kind(rank, pieces)
+    toward = rank != "3"  # 3s are melded only to go out, four at most (§5): never a canasta
     return {"id": meld["id"], "team": meld["team"], "rank": rank, "rank_name": game.P.rank_name(rank),
             "pieces": shown, "cards": shown, "naturals": len(naturals), "wilds": len(wilds),
-            "count": len(pieces), "to_seven": max(0, CANASTA_SIZE - len(pieces)), "canasta": kind, "closed": kind,
+            "count": len(pieces), "to_seven": max(0, CANASTA_SIZE - len(pieces)) if toward else None,
+            "toward": toward, "canasta": kind, "closed": kind,
             "points": game.value(pieces), "bonus": game.rules.bonus[kind] if kind else 0}
 
 
@@ -56,7 +58,9 @@ def view(game, state: dict, seat: int | None) -> dict:
     hand, melds = game.preview(state, seat)
     view["hand"] = P.sort(hand)
     view["legal"] = game.legal_moves(state, seat)
-    view["pile"]["refusal"] = game.take_refusal(state, seat)  # this seat's own hand decides: its view only
+    # Why this seat cannot take the pile now: its own hand decides, so only its view says it.
+    can_take = any(m["action"] == "take_pile" for m in view["legal"])
+    view["pile"]["refusal"] = None if can_take else game.take_refusal(state, seat)
     if game.info.account_jokers:
         view["joker_balance"] = state["jokers"][seat]
         view["joker_available"] = any(m["action"] == "take_joker" for m in view["legal"])

@@ -118,9 +118,9 @@ def my_balance(me: Seat | None) -> int | None:
     """My tokens once the match is settled: the page's header shows them without a reload (static/js/table.js)."""
     if me is None or me.is_bot or not me.user_id:
         return None
-    from accounts.models import Account
+    from accounts.services import user_balance
 
-    return Account.objects.filter(user_id=me.user_id).values_list("balance", flat=True).first() or 0
+    return user_balance(me.user_id)
 
 
 def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view: dict | None,

@@ -73,9 +73,6 @@ def team_label(team: str, my_team: str | None) -> str:
     return "Nous" if team == my_team else "Eux"
 
 
-BLACK_THREES = "3"
-
-
 def meld_ctx(pieces: Pieces, meld: dict, staged_ids: set, changed_ids: set) -> dict:
     kind = meld.get("closed")
     count = meld["count"]
@@ -90,7 +87,7 @@ def meld_ctx(pieces: Pieces, meld: dict, staged_ids: set, changed_ids: set) -> d
         aria += f" dont {meld['wilds']} joker{'s' if meld['wilds'] > 1 else ''}"
     aria += f", {meld['points']} points"
     noun = pieces.words["closed_noun"]
-    toward = meld["rank"] != BLACK_THREES  # black 3s are laid only to go out, four at most: never a canasta
+    toward = meld.get("toward", True)  # the engine's word: this meld may still grow into a closed one
     if kind:
         aria += f", {words[kind].lower()}"
     elif toward:
