@@ -2,6 +2,10 @@
 # Embedded default: SQLite, in-process channel layer, Celery worker thread in the daphne process.
 # With DATABASE_URL and REDIS_URL set: PostgreSQL, Redis, and a separate Celery worker process.
 
+# Both commands run on this machine with the development settings (a known SECRET_KEY is then allowed); a
+# start without DJANGO_ENV=development is a production start (rummy_site/settings.py).
+export DJANGO_ENV ?= development
+
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

@@ -132,8 +132,9 @@ class Site:
                     "LOAD_PROBE_DIR": str(workdir), "VAR_DIR": str(workdir), "PYTHONUNBUFFERED": "1"}
         if args.breakdown:
             self.env["LOAD_BREAKDOWN_DIR"] = str(workdir)
-        for key in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_ENV"):
+        for key in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "DJANGO_ALLOW_ASYNC_UNSAFE"):
             self.env.pop(key, None)
+        self.env["DJANGO_ENV"] = "development"  # its own throwaway site on this machine
         if args.mode == "redis":
             pg, redis = load_urls()
             self.env.update(DATABASE_URL=pg, REDIS_URL=redis, CHANNEL_POOL_SIZE=str(args.channel_pool),

@@ -3,7 +3,8 @@
 Embedded default (no env): SQLite, in-process channel layer, Celery on an in-memory broker
 with a worker thread inside the daphne process. With DATABASE_URL and REDIS_URL: PostgreSQL,
 Redis pub/sub channel layer and Celery on Redis, each process separate.
-Production mode: DJANGO_ENV=production (DEBUG off, secure cookies, HSTS, SSL redirect).
+Production mode is the default (DEBUG off, a real SECRET_KEY required, secure cookies, HSTS, SSL redirect);
+DJANGO_ENV=development asks for the development settings (`make run`, `make test`).
 """
 
 import os
@@ -11,6 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from rummy_site.log_filters import BAD_REQUEST_LOGGERS
 
@@ -29,13 +31,28 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-PRODUCTION = os.environ.get("DJANGO_ENV", "development") == "production"
-DEBUG = env_bool("DEBUG", not PRODUCTION)
+# Safe unless asked otherwise: any start that does not say DJANGO_ENV=development (as `make run`, `make test`
+# and the test suite do) is a production start, which needs a real SECRET_KEY and never runs with DEBUG.
+DJANGO_ENV = os.environ.get("DJANGO_ENV", "production").strip().lower() or "production"
+if DJANGO_ENV not in {"production", "development"}:
+    raise ImproperlyConfigured(f"DJANGO_ENV vaut « {DJANGO_ENV} » : production ou development attendu.")
+PRODUCTION = DJANGO_ENV == "production"
+DEBUG = env_bool("DEBUG", False)
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me-" + "x" * 32
 
 if PRODUCTION:
-    SECRET_KEY = os.environ["SECRET_KEY"]
+    SECRET_KEY = os.environ.get("SECRET_KEY", "")
+    if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY == DEVELOPMENT_SECRET_KEY \
+            or SECRET_KEY.startswith("django-insecure"):
+        raise ImproperlyConfigured(
+            "Démarrage en production refusé : SECRET_KEY doit être une clé secrète d'au moins 50 caractères "
+            "(par ex. python -c 'import secrets; print(secrets.token_urlsafe(50))'). Pour développer sur cette "
+            "machine : DJANGO_ENV=development (make run et make test le font).")
+    if DEBUG:
+        raise ImproperlyConfigured(
+            "Démarrage en production refusé : DEBUG n'est permis qu'avec DJANGO_ENV=development.")
 else:
-    SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-" + "x" * 32)
+    SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")

@@ -229,7 +229,8 @@ def settings_seen_by(env: dict[str, str]) -> dict:
 def test_serve_children_run_with_debug_off_unless_asked(monkeypatch):
     from tables.management.commands import serve
 
-    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_ENV"}}
+    # As `make run` starts it: the Makefile asks for the development settings.
+    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_ENV"}} | {"DJANGO_ENV": "development"}
     assert serve.child_environment(base)["DEBUG"] == "0"
     assert serve.child_environment({**base, "DEBUG": ""})["DEBUG"] == "0"
     assert serve.child_environment({**base, "DEBUG": "1"})["DEBUG"] == "1"
@@ -278,7 +279,8 @@ def test_make_run_shows_no_url_list_and_serves_static_files(tmp_path):
     port = _free_port()
     env = {k: v for k, v in os.environ.items()
            if k not in {"DEBUG", "DJANGO_ENV", "DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
-    env.update({"DJANGO_SETTINGS_MODULE": "rummy_site.settings", "CELERY_EMBEDDED_WORKER": "0",
+    env.update({"DJANGO_SETTINGS_MODULE": "rummy_site.settings", "DJANGO_ENV": "development",
+                "CELERY_EMBEDDED_WORKER": "0",
                 "PRESENCE_HEARTBEAT_SECONDS": "0"})
     db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):
