@@ -1,6 +1,6 @@
 from django import forms
-from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth import authenticate, password_validation
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 
 from accounts.models import User
 
@@ -53,3 +53,25 @@ class LoginForm(AuthenticationForm):
         super().__init__(*args, **kwargs)
         self.fields["username"].label = "Pseudo"
         self.fields["password"].label = "Mot de passe"
+
+
+class PasswordChangeCheckedForm(PasswordChangeForm):
+    """The old password goes through authenticate(), as a login does: the login limits (accounts/lockout.py)
+    count its failures and refuse it while a lock-out holds, instead of a check_password() that nothing limits."""
+
+    error_messages = {
+        **PasswordChangeForm.error_messages,
+        "password_incorrect": "Ton mot de passe actuel est incorrect.",
+    }
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        self.request = request
+        super().__init__(user, *args, **kwargs)
+        self.fields["old_password"].label = "Mot de passe actuel"
+
+    def clean_old_password(self):
+        old_password = self.cleaned_data["old_password"]
+        checked = authenticate(self.request, username=self.user.get_username(), password=old_password)
+        if checked is None or checked.pk != self.user.pk:
+            raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old_password

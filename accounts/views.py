@@ -7,7 +7,8 @@ from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import LoginForm, SignupForm
+from accounts import lockout
+from accounts.forms import LoginForm, PasswordChangeCheckedForm, SignupForm
 from accounts.models import Counter, CounterEntry
 from accounts.services import counter_balance, user_balance, user_create
 from accounts.throttle import throttled
@@ -42,11 +43,8 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
-        if throttled(request, "login", limit=20, window=300):
-            form = self.get_form()
-            form.is_valid()
-            form.add_error(None, "Trop de tentatives. Attends quelques minutes avant de réessayer.")
-            return self.form_invalid(form)
+        if lockout.locked_out(request, request.POST.get("username")):
+            return lockout.lockout_response(request)  # before the form: no password is checked
         return super().post(request, *args, **kwargs)
 
 
@@ -57,6 +55,15 @@ class LogoutView(auth_views.LogoutView):
 class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:profile")
+    form_class = PasswordChangeCheckedForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def post(self, request, *args, **kwargs):
+        if lockout.locked_out(request, request.user.get_username()):
+            return lockout.lockout_response(request)
+        return super().post(request, *args, **kwargs)
 
     def form_valid(self, form):
         messages.success(self.request, "Ton mot de passe a été modifié.")

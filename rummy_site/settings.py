@@ -8,6 +8,7 @@ DJANGO_ENV=development asks for the development settings (`make run`, `make test
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -68,6 +69,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "axes",
     "accounts",
     "tables",
 ]
@@ -84,6 +86,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: it turns a login that Axes refused into the lock-out page (accounts/lockout.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "rummy_site.urls"
@@ -138,7 +142,8 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
-AUTHENTICATION_BACKENDS = ["accounts.backends.HumanOnlyBackend"]
+# Axes first: while a lock-out holds it refuses before any password is checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.backends.HumanOnlyBackend"]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -155,6 +160,19 @@ AUTH_PASSWORD_VALIDATORS = [
 if env_bool("FAST_PASSWORD_HASHER_FOR_TESTS", False) and not PRODUCTION:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
                         "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+
+# Login limits (django-axes; accounts/lockout.py): LOGIN_FAILURE_LIMIT failed logins or password changes for
+# one username, or from one client address, lock both out for LOGIN_LOCKOUT_MINUTES. Failures are rows in the
+# database, so every process sees them and an admin can see and delete them.
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a lock-out ends when it said it would
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"  # REMOTE_ADDR, as every other limit of the site
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_DISABLE_ACCESS_LOG = True  # failures only: no row for every successful login
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "old_password", "new_password1", "new_password2",
+                             "password1", "password2", "csrfmiddlewaretoken"]
 
 # --- Language -----------------------------------------------------------------------------
 LANGUAGE_CODE = "fr"
@@ -286,6 +304,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.channels.server": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},  # a line per failed login and per lock-out, not Axes's chatter around them
         **{name: {"filters": ["bad_request_lines"]} for name in BAD_REQUEST_LOGGERS},
     },
 }
