@@ -17,7 +17,8 @@ from accounts import urls as account_urls
 from rummy_site.asgi import application
 from tables import commands
 from tables import urls as table_urls
-from tests.security.arena import Spot, build_spots
+from tables.catalogue import GAMES
+from tests.security.arena import Spot, advance, build_spots, humans_table
 from tests.security.frames import error_message, is_french, is_full_view, table_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -288,3 +289,38 @@ def test_pages_and_pushes_need_no_inline_script_or_style(spot):
             found = pattern.search(text)
             assert found is None, f"{name}: {found.group()[:200]}"
         assert "javascript:" not in text.lower(), name
+
+
+def test_no_template_carries_an_inline_style_script_or_handler():
+    """The site's own templates (the admin's are Django's): a `style=` attribute is refused by the CSP on every
+    push (issue 31: the Thunee fan and the Canasta meld meters logged thousands of console errors)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "templates"
+    for path in root.rglob("*"):
+        if path.suffix not in {".html", ".jinja"} or "admin" in path.parts:
+            continue
+        text = path.read_text()
+        for pattern in (INLINE_STYLE, INLINE_HANDLER, INLINE_SCRIPT):
+            found = pattern.search(text)
+            assert found is None, f"{path.relative_to(root)}: {found.group()[:200]}"
+
+
+@pytest.mark.parametrize("slug", [game[0] for game in GAMES])
+def test_every_game_pushes_no_inline_style(make_player, slug):
+    """A table of each game, a few moves in: every seat's push and the public one keep to the CSP."""
+    from engine import games
+    from tables.reads import seats_of
+    from tables.reads import table as read_table
+    from tables.rendering import render_push
+    info = games.get(slug).info
+    users = [make_player(f"joueur{n}") for n in range(info.min_players)]
+    table = humans_table(slug, users)
+    table = advance(table, lambda state, seen=[]: seen.append(1) or len(seen) > 12)
+    fresh = read_table(table.pk)
+    seats = seats_of(table.pk)
+    for seat in [*seats, None]:
+        text = render_push(fresh, seats, seat)
+        for pattern in (INLINE_SCRIPT, INLINE_HANDLER, INLINE_STYLE):
+            found = pattern.search(text)
+            assert found is None, f"{slug} seat {seat and seat.position}: {found.group()[:200]}"
