@@ -13,6 +13,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.handlers.asgi import ASGIRequest
 
+from rummy_site.cluster import PROXY_SOURCE, haproxy_config
 from rummy_site.proxy_headers import ProxyHeadersMiddleware
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,3 +137,19 @@ def test_production_does_not_read_the_scheme_from_any_peer():
         timeout=60)
     assert result.stdout.strip() == "None", result.stdout + result.stderr
 
+
+def test_the_shipped_proxy_overwrites_the_forwarding_headers(tmp_path):
+    text = (ROOT / "deploy" / "haproxy.cfg").read_text()
+    lines = [line.strip() for line in text.splitlines() if not line.strip().startswith("#")]
+    assert "option forwardfor" not in lines
+    for header in ("Forwarded", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host", "X-Forwarded-Port",
+                   "X-Real-IP"):
+        assert f"http-request del-header {header}" in lines, header
+    assert "http-request set-header X-Forwarded-For %[src]" in lines
+    # make cluster's copy: its servers connected to from the one address the daphne processes trust
+    config = haproxy_config("127.0.0.1:9000", ["127.0.0.1:9001", "127.0.0.1:9002"], tmp_path / "s.sock",
+                            source=PROXY_SOURCE)
+    assert "    server daphne1 127.0.0.1:9001 source 127.0.0.2" in config.splitlines()
+    assert "    server daphne2 127.0.0.1:9002 source 127.0.0.2" in config.splitlines()
+    assert "    bind 127.0.0.1:9000" in config.splitlines()
+    assert "http-request set-header X-Forwarded-For %[src]" in config
