@@ -18,6 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
 INSTALL_HINT = "HAProxy est introuvable : « sudo apt-get install haproxy » (Debian), ou lance « make cluster »."
+# HAProxy connects to the daphne processes from this address (Linux routes all of 127.0.0.0/8 to lo), and they
+# trust the X-Forwarded-For of that address only (TRUSTED_PROXIES): a client reaching a daphne port directly,
+# from 127.0.0.1 or elsewhere, cannot choose the address the rate limits count him under.
+PROXY_SOURCE = "127.0.0.2"
 
 
 def haproxy_binary() -> str | None:
@@ -30,8 +34,10 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
-def haproxy_config(bind: str, servers: list[str], stats_socket: Path) -> str:
-    """deploy/haproxy.cfg with its `bind`, `server` and `stats socket` lines for these addresses."""
+def haproxy_config(bind: str, servers: list[str], stats_socket: Path, source: str | None = None) -> str:
+    """deploy/haproxy.cfg with its `bind`, `server` and `stats socket` lines for these addresses (the servers
+    connected to from `source` if given)."""
+    tail = f" source {source}" if source else ""
     lines, done = [], False
     for line in TEMPLATE.read_text().splitlines():
         stripped = line.strip()
@@ -43,7 +49,7 @@ def haproxy_config(bind: str, servers: list[str], stats_socket: Path) -> str:
             if done:
                 continue
             done = True
-            lines.extend(f"    server daphne{i} {address}" for i, address in enumerate(servers, 1))
+            lines.extend(f"    server daphne{i} {address}{tail}" for i, address in enumerate(servers, 1))
             continue
         lines.append(line)
     return "\n".join(lines) + "\n"
@@ -99,11 +105,11 @@ class Cluster:
                                 stderr=subprocess.STDOUT if self.output else None)
 
     def start_daphne(self, index: int, timeout: float = 60) -> None:
-        # --proxy-headers: the address a request came from is the player's (X-Forwarded-For from HAProxy), as
-        # the rate limits need; safe because daphne listens on an address only the proxy reaches.
-        proc = self._spawn([sys.executable, "-m", "daphne", "--proxy-headers", "-b", self.host,
+        # No --proxy-headers (daphne would believe X-Forwarded-For from any peer): the site takes the player's
+        # address from HAProxy's header only when the request comes from PROXY_SOURCE (rummy_site/proxy_headers.py).
+        proc = self._spawn([sys.executable, "-m", "daphne", "-b", self.host,
                             "-p", str(self.daphne_ports[index]), "rummy_site.asgi:application"],
-                           SITE_INSTANCE=f"daphne{index + 1}")
+                           SITE_INSTANCE=f"daphne{index + 1}", TRUSTED_PROXIES=PROXY_SOURCE)
         self.daphnes[index] = proc
         wait_serving(self.daphne_url(index), timeout, proc)
 
@@ -118,7 +124,8 @@ class Cluster:
         if binary is None:
             raise RuntimeError(INSTALL_HINT)
         servers = [f"{self.host}:{port}" for port in self.daphne_ports]
-        self.config_path.write_text(haproxy_config(f"{self.host}:{self.port}", servers, self.stats_socket))
+        self.config_path.write_text(haproxy_config(f"{self.host}:{self.port}", servers, self.stats_socket,
+                                                   source=PROXY_SOURCE))
         check = subprocess.run([binary, "-c", "-q", "-f", str(self.config_path)], capture_output=True, text=True)
         if check.returncode:
             raise RuntimeError(f"configuration HAProxy refusée : {check.stdout}{check.stderr}")

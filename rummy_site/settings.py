@@ -278,6 +278,9 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # Content-Security-Policy: rummy_site/csp.py. Moves per player (websocket and HTTP fallback alike):
 MOVE_RATE_LIMIT = int(os.environ.get("MOVE_RATE_LIMIT", "30"))
 MOVE_RATE_WINDOW = int(os.environ.get("MOVE_RATE_WINDOW", "10"))  # seconds
+# Reverse proxies (addresses or CIDR networks) whose X-Forwarded-For / X-Forwarded-Proto are believed: the last
+# value is the player's address and scheme (rummy_site/proxy_headers.py). Empty: nobody's, headers ignored.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -286,7 +289,6 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Bad requests (a bad Host header, too many POST fields, a 404…): one warning line without traceback, at most
 # this many per minute of each kind (rummy_site/log_filters.py); 5xx keep their traceback.

@@ -9,13 +9,17 @@ bench.chaos (real frames, deciding only from the HTML they get); the browser's s
 tests/e2e/test_cluster.py."""
 
 import asyncio
+import http.client
 import os
+import re
 import time
+import urllib.parse
 from dataclasses import dataclass
 
 import pytest
 from django.db import connection
 
+from accounts import throttle
 from bench.chaos import Figures, HostTab, check_table, session_cookie
 from rummy_site.cluster import Cluster, free_port, haproxy_binary
 from tables import services
@@ -235,3 +239,60 @@ def test_chaos_over_the_cluster_loses_nothing(settings, make_player, tmp_path):
         report
     assert figures.max_resync_s < 12, report  # a few seconds: about 2 s at most on a quiet machine (bench.chaos)
     assert figures.moves > 50, report
+
+
+def _signup(url: str, forged: str, source: str = "127.0.0.1", proto: str | None = None) -> bool:
+    """One sign-up attempt (an empty form) at `url`, from the address `source`, claiming to be `forged` in every
+    forwarding header (and to have come over `proto`): True if the site refused it for too many sign-ups from
+    this address. Believed, a claim of https would make Django ask the POST for a Referer: a 403."""
+    host, port = urllib.parse.urlsplit(url).hostname, urllib.parse.urlsplit(url).port
+    claims = {"X-Forwarded-For": forged, "X-Real-IP": forged, "Forwarded": f"for={forged}",
+              **({"X-Forwarded-Proto": proto} if proto else {})}
+    conn = http.client.HTTPConnection(host, port, timeout=10, source_address=(source, 0))
+    try:
+        conn.request("GET", "/compte/inscription/", headers=claims)
+        page = conn.getresponse()
+        body = page.read().decode()
+        assert page.status == 200, (page.status, body[:500])
+        cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie", "")).group(1)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+        form = urllib.parse.urlencode({"csrfmiddlewaretoken": token, "username": "", "email": "",
+                                       "password1": "", "password2": ""})
+        conn.request("POST", "/compte/inscription/", body=form, headers={
+            **claims, "Cookie": f"csrftoken={cookie}", "Content-Type": "application/x-www-form-urlencoded"})
+        answer = conn.getresponse()
+        body = answer.read().decode()
+        assert answer.status == 200, (answer.status, body[:500])
+        return "inscriptions depuis cette adresse" in body
+    finally:
+        conn.close()
+
+
+def _counted(address: str) -> int:
+    value = throttle._redis(throttle.settings.REDIS_URL).get(f"{throttle.KEY_PREFIX}throttle:signup:{address}")
+    return int(value or 0)
+
+
+def test_a_client_cannot_choose_its_address_through_the_proxy_or_around_it(cluster):
+    """The sign-up limit (10 an hour per address, accounts/views.py) counts the address the proxy saw, whatever
+    X-Forwarded-For (or Forwarded, X-Real-IP) the client sends: HAProxy overwrites it, and the daphne processes
+    believe it only from HAProxy's own address (rummy_site/proxy_headers.py, PROXY_SOURCE)."""
+    # Through the proxy, each attempt claiming another address: the eleventh is still refused
+    refused = [_signup(cluster.url, f"6.6.6.{i}") for i in range(11)]
+    assert refused == [False] * 10 + [True], refused
+    assert _counted("127.0.0.1") == 11
+    assert not any(_counted(f"6.6.6.{i}") for i in range(11))
+
+    # The proxy's header is believed: a client connecting from another address has a count of its own
+    assert _signup(cluster.url, "6.6.6.6", source="127.0.0.3") is False
+    assert _counted("127.0.0.3") == 1
+
+    # Straight to a daphne port, the forwarding headers of anyone but the proxy are ignored
+    assert _signup(cluster.daphne_url(0), "6.6.6.6") is True
+    assert _signup(cluster.daphne_url(1), "6.6.6.7", source="127.0.0.3") is False
+    assert (_counted("127.0.0.1"), _counted("127.0.0.3")) == (12, 2)
+    assert not _counted("6.6.6.6") and not _counted("6.6.6.7")
+
+    # Nor does a client choose its scheme: plain HTTP stays plain HTTP, through the proxy or around it
+    assert _signup(cluster.url, "6.6.6.8", proto="https") is True
+    assert _signup(cluster.daphne_url(0), "6.6.6.8", proto="https") is True
