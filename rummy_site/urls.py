@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from rummy_site.health import health
+from rummy_site.health import favicon, health
 from tables import views as table_views
 
 urlpatterns = [
@@ -13,6 +13,8 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("admin/", admin.site.urls),
     path("sante/", health, name="health"),
+    # Browsers ask for /favicon.ico whatever the page links: the site's icon, not a 404 on every page.
+    path("favicon.ico", favicon),
 ]
 
 # A bad request (400) is answered without the request in the page (rummy_site/errors.py).

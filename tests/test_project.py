@@ -69,3 +69,8 @@ def test_the_daphne_process_collects_garbage_less_often():
         gc.set_threshold(*before)
     asgi_source = (Path(__file__).resolve().parent.parent / "rummy_site" / "asgi.py").read_text()
     assert "tune_gc()" in asgi_source
+
+
+def test_favicon_ico_is_the_sites_icon_not_a_404(client):
+    response = client.get("/favicon.ico", follow=True)
+    assert response.status_code == 200 and response.redirect_chain[-1][0].endswith("/static/favicon.svg")

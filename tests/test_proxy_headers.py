@@ -128,7 +128,8 @@ def test_the_site_application_is_wrapped():
 def test_production_does_not_read_the_scheme_from_any_peer():
     """SECURE_PROXY_SSL_HEADER would make Django believe X-Forwarded-Proto from whoever sent it: the scheme comes
     from the middleware (trusted proxies only)."""
-    env = {**os.environ, "DJANGO_ENV": "production", "SECRET_KEY": "k" * 64, "ALLOWED_HOSTS": "cartes.example.fr"}
+    env = {**os.environ, "DJANGO_ENV": "production", "SECRET_KEY": "k" * 40 + "-a-production-key-0123456789",
+           "ALLOWED_HOSTS": "cartes.example.fr"}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     result = subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
