@@ -929,6 +929,10 @@ class CanastaGame(Game):
         del new["staged"][-count:]
         return new, [event("unstaged", to_seat(seat), seat=seat, count=count)]
 
+    def is_private(self, before: dict, seat: int, move: dict) -> bool:
+        """The staged actions and their undo: private until the discard (`take_pile` lays its melds in public)."""
+        return isinstance(move, dict) and move.get("action") in ("meld", "lay_off", "undo")
+
     # -- the commit
 
     def _commit_error(self, state: dict, seat: int, discard: str | None) -> IllegalMove | None:

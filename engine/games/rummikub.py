@@ -471,6 +471,10 @@ class Rummikub(Game):
         new["staged"] = state["staged"] + [{"table": table, "jokers": jokers}]
         return new, [event("staged", to_seat(seat), seat=seat, count=len(new["staged"]))]
 
+    def is_private(self, before: dict, seat: int, move: dict) -> bool:
+        """A proposal of the table and its undo stay the acting seat's until « Valider » (`end_turn`)."""
+        return isinstance(move, dict) and move.get("action") in ("rearrange", "undo")
+
     def _do_undo(self, state, seat, move):
         if not state["staged"]:
             raise illegal("nothing_to_undo")
