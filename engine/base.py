@@ -156,6 +156,13 @@ class Game:
         """(new_state, events); raises IllegalMove and leaves `state` untouched."""
         raise NotImplementedError
 
+    def is_private(self, before: dict, seat: int, move: dict) -> bool:
+        """Whether `move`, just applied by `seat` to `before`, changes nothing any other seat or a spectator may
+        know (a staged action before its commit: a lay-down, a lay-off, an undo, a proposal of the table). The
+        table service then pushes that move to `seat` alone: the others learn neither when nor how often he
+        stages. Its events must then all be addressed to `seat` alone. Default: False (every seat sees it)."""
+        return False
+
     def view(self, state: dict, seat: int) -> dict:
         """All that `seat` may know, nothing more."""
         raise NotImplementedError

@@ -49,7 +49,6 @@ KEPT = {
     "team_lay_off": ("seat", "pieces", "rank"),
     "canasta": ("seat", "canasta", "material"),
     "red_three": ("seat", "card"),
-    "joker_taken": ("seat",),
     "ask_go_out": ("seat",),
     "answer_go_out": ("seat", "answer"),
     "decline_pile": ("seat",),
@@ -254,7 +253,6 @@ CANASTA_PHRASES = {
     "canasta": lambda e: f"fermé une canasta "
                          f"{_CANASTA_KIND.get(e.get('material'), {}).get(e.get('canasta'), '')}".rstrip(),
     "red_three": lambda e: f"étalé {card_words(e['card'])}" if e.get("card") else "étalé un 3",
-    "joker_taken": lambda e: "pris un joker (bouton Joker)",
     "ask_go_out": lambda e: "demandé « Partenaire, puis-je sortir ? »",
     "answer_go_out": lambda e: "répondu « oui »" if e.get("answer") == "yes" else "répondu « non »",
     "decline_pile": lambda e: "laissé la pile : la pioche est vide, la manche s'arrête",

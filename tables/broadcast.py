@@ -136,11 +136,13 @@ def seat_key(user_id: int, position: int) -> str:
 PUBLIC_KEY = "public"  # the spectators' render in a table push
 
 
-def table_changed(table_id: int, *, table: Table | None = None,
+def table_changed(table_id: int, *, table: Table | None = None, only: int | None = None,
                   also: list[tuple[str, dict]] = ()) -> tuple[Table | None, list]:
     """Render each connected seat's own view, and the public view if anyone watches, and push them in one
     message to the table (each socket forwards its own part only). `table`: as just committed (else read).
-    `also`: more messages to send in the same hop. Returns the table and seats it used."""
+    `only`: the place of the player whose private move this is (tables.services.move_is_private): his render
+    alone is pushed, no other seat's and no public one, so the others learn nothing of it, not even that it
+    happened. `also`: more messages to send in the same hop. Returns the table and seats it used."""
     from tables import reads
     from tables.rendering import render_push
 
@@ -150,10 +152,10 @@ def table_changed(table_id: int, *, table: Table | None = None,
         seats = [] if table is None else reads.seats_of(table_id)
         parts = {}
         for seat in seats:
-            if seat.is_bot or seat.connections == 0:
+            if seat.is_bot or seat.connections == 0 or (only is not None and seat.position != only):
                 continue
             parts[seat_key(seat.user_id, seat.position)] = render_push(table, seats, seat)
-        if table is not None and getattr(table, "spectators", 0):
+        if table is not None and getattr(table, "spectators", 0) and only is None:
             # One render of the public view for every spectator: no hand, no stock order, no staged work.
             parts[PUBLIC_KEY] = render_push(table, seats, None)
         if parts:

@@ -71,7 +71,8 @@ def coach_advise(*, table_id: int, user_id: int, expected_version: int | None) -
         raise TableError(OFF, "coach_off")
     if table.status != Table.Status.PLAYING or table.state is None:
         raise TableError(NOT_PLAYING, "not_playing")
-    if expected_version is not None and expected_version != table.version:
+    shown = table.version_seen_by(seat.position)  # the version this player's page shows
+    if expected_version is not None and expected_version != shown:
         raise TableError(LATE, "stale")
     if seat.coach_uses >= table.coach_limit:
         raise TableError(used_up(table.coach_limit), "coach_used")
@@ -93,7 +94,7 @@ def coach_advise(*, table_id: int, user_id: int, expected_version: int | None) -
         if not Table.objects.filter(pk=table.pk, version=table.version).exists():
             raise TableError(LATE, "stale")  # rolled back: a late advice costs nothing
     left = table.coach_limit - Seat.objects.values_list("coach_uses", flat=True).get(pk=seat.pk)
-    return Advice(move=move, reason=reason, left=max(0, left), version=table.version)
+    return Advice(move=move, reason=reason, left=max(0, left), version=shown)
 
 
 def render_advice(advice: Advice) -> str:

@@ -151,6 +151,11 @@ class Table(models.Model):
     status = models.CharField("statut", max_length=10, choices=Status.choices, default=Status.WAITING,
                               db_index=True)
     version = models.PositiveIntegerField(default=0)
+    # A move private to its player (a staged action before its commit, engine `Game.is_private`) is pushed to him
+    # alone: the other seats and the spectators stay at `public_version`, the version after the last move everyone
+    # saw, and `private_seat` is the place whose private moves came after it (None: none did).
+    public_version = models.PositiveIntegerField(default=0, editable=False)
+    private_seat = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     state = models.JSONField(null=True, blank=True, editable=False)
     seed = models.CharField(max_length=64, blank=True, editable=False)  # server-side only
     # Playing: the end of the current move's time. Waiting quick start: when robots fill the empty places.
@@ -172,6 +177,13 @@ class Table(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tables:table", args=[self.pk])
+
+    def version_seen_by(self, position: int | None) -> int:
+        """The version the page of the player at `position` shows (None: a spectator): the table's own for the
+        player whose private moves are the latest, `public_version` for everyone else (tables.services)."""
+        if self.private_seat is None or (position is not None and position == self.private_seat):
+            return self.version
+        return self.public_version
 
 
 class Seat(models.Model):

@@ -83,7 +83,8 @@ def step_table(table: Table, rnd: Round, index: int) -> Table:
     shown.state = step.state
     shown.deadline = None
     shown.spectators = 0
-    shown.version = step.seq
+    shown.version = shown.public_version = step.seq
+    shown.private_seat = None
     shown.recent_events = [
         {"v": s.seq, "seat": s.seat, "round": rnd.number, "events": narration.public_events(s.events)}
         for s in rnd.steps[1:index + 1] if narration.public_events(s.events)

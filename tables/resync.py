@@ -43,10 +43,18 @@ def forget(consumer) -> None:
     _sockets.discard(consumer)
 
 
-def _versions(table_ids: list[int]) -> dict[int, int]:
+def _versions(table_ids: list[int]) -> dict[int, object]:
+    """Per table, what each page should show (Table.version_seen_by): the private moves of a player are never
+    his table's other pages' lag, else a resync would send them the view after each of his staged actions."""
     from tables.models import Table
 
-    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
+    return {t.pk: t for t in Table.objects.filter(pk__in=table_ids).only("version", "public_version", "private_seat")}
+
+
+def _due(consumer, table) -> int | None:
+    if table is None:
+        return None
+    return table.version_seen_by(None if getattr(consumer, "watching", False) else getattr(consumer, "seat", None))
 
 
 async def check_once(stale: dict) -> int:
@@ -59,7 +67,7 @@ async def check_once(stale: dict) -> int:
     behind = {}
     resent = 0
     for consumer in sockets:
-        current = versions.get(consumer.table_id)
+        current = _due(consumer, versions.get(consumer.table_id))
         if current is None or consumer.shown_version >= current:
             continue
         key = id(consumer)

@@ -46,7 +46,9 @@ def _after_move(table) -> None:
     from tables import broadcast
 
     # No lobby message: no page listens to one (the lobby's lists poll), and a move changes none of them.
-    table, seats = broadcast.table_changed(table.pk, table=table)
+    # A private move (tables.services.move_is_private) goes to its player alone.
+    private = table.private_seat if table.version != table.public_version else None
+    table, seats = broadcast.table_changed(table.pk, table=table, only=private)
     schedule_decisions(table.pk, table.version, table=table, seats=seats)
 
 

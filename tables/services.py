@@ -194,7 +194,8 @@ def match_start(*, table: Table) -> Table:
         start["balances"] = {str(position): count for position, count in balances.items()}
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
-    table.version = 1
+    table.version = table.public_version = 1
+    table.private_seat = None
     table.deadline = None
     _update_deadline(table)
     table.save()
@@ -226,8 +227,10 @@ def play_move(*, table_id: int, seat: int | None = None, user_id: int | None = N
             seat = table.user_position
             if seat is None:
                 return MoveOutcome(False, table.version, IllegalMove(NOT_SEATED, "Tu n'es pas assis à cette table."))
-        if expected_version is not None and expected_version != table.version:
-            return MoveOutcome(False, table.version)  # stale, or a duplicate of the move that ended the match
+        if expected_version is not None and expected_version != table.version_seen_by(seat):
+            # Stale, or a duplicate of the move that ended the match. A page that did not get another player's
+            # private moves shows the table's public version (Table.version_seen_by).
+            return MoveOutcome(False, table.version)
         if table.status != Table.Status.PLAYING or table.state is None:
             return MoveOutcome(False, table.version, IllegalMove("not_playing", "La partie n'est pas en cours."))
         engine = engine_for(table)
@@ -242,17 +245,32 @@ def play_move(*, table_id: int, seat: int | None = None, user_id: int | None = N
             _debit_jokers(table, _events)
         except IllegalMove as error:
             return MoveOutcome(False, table.version, error)
-        _commit_state(table, engine, state, seat=seat, move=move, actor=actor, events=_events)
+        private = move_is_private(engine, table.state, seat, move, _events)
+        _commit_state(table, engine, state, seat=seat, move=move, actor=actor, events=_events, private=private)
         return MoveOutcome(True, table.version)
 
 
+def move_is_private(engine, before: dict, seat: int | None, move: dict, events: list) -> bool:
+    """Whether the move just applied changes nothing the other seats and the spectators may know: the engine says
+    so (`Game.is_private`: a staged action before its commit) and every event it returned is addressed to its
+    player alone. Such a move is pushed to its player only (tables.broadcast.table_changed)."""
+    if seat is None or not engine.is_private(before, seat, move):
+        return False
+    return all(evt.get("audience") == {"seat": seat} for evt in events)
+
+
 def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: dict, actor: str,
-                  events: list | None = None) -> None:
+                  events: list | None = None, private: bool = False) -> None:
     previous, before = table.version, table.state
     table.state = state
     table.version = previous + 1
+    if private and table.private_seat in (None, seat):
+        table.private_seat = seat  # the others' pages stay at public_version: they get nothing of this move
+    else:
+        # Everyone gets this move (another seat's private move after a first one's, never met: told to all).
+        table.public_version, table.private_seat = table.version, None
     _update_deadline(table, before)
-    fields = ["state", "version", "deadline"]
+    fields = ["state", "version", "public_version", "private_seat", "deadline"]
     fields += recent.record(table, state, events, seat=seat)  # the round's public events (tables.recent)
     result = engine.result(state)
     if result is not None and table.status == Table.Status.PLAYING:

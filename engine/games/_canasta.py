@@ -69,7 +69,8 @@ the autoplay/bots after leaving), `last_round`, `result`.
   `result`.
 
 Events: `deal` {round, dealer, first}, `upcard` {card}, `red_three` {seat, team, card}, `draw` {seat,
-source} + `drawn` {seat, card} (the drawer only), `joker_taken` {seat}, `take_pile` {seat, card, count,
+source} + `drawn` {seat, card} (the drawer only), `joker_taken` {seat} (the drawer only: the table sees the Joker
+button's draw as a `draw` from the stock), `take_pile` {seat, card, count,
 melds}, `took` {seat, cards} (the taker only), `staged`/`unstaged` (the acting seat only), on commit
 `team_meld` {seat, team, meld_id, rank, pieces, points} and `team_lay_off` {seat, team, meld_id, rank,
 pieces}, `canasta` {seat, team, meld_id, rank, canasta}, `opened` {seat, team, points}, `discard` {seat,
@@ -759,15 +760,15 @@ class CanastaGame(Game):
         piece = new["stock"].pop(idx[-1])  # the joker nearest the top; the other tiles keep their order
         new["jokers"][seat] -= 1
         new["turn"]["joker"] = True
-        new, events = self._after_draw(new, seat, piece, source="joker")
-        return new, [event("joker_taken", seat=seat), *events]
+        new, events = self._after_draw(new, seat, piece)
+        # The table sees a draw from the stock, as for any draw: that this seat now holds a joker is his alone
+        # (`joker_taken`, addressed to him, also tells the table service to debit his account balance).
+        return new, [events[0], event("joker_taken", to_seat(seat), seat=seat), *events[1:]]
 
-    def _after_draw(self, new: dict, seat: int, piece: str, source: str = "stock") -> tuple[dict, list]:
+    def _after_draw(self, new: dict, seat: int, piece: str) -> tuple[dict, list]:
         P = self.P
         team = team_of(seat)
-        events = [event("drawn", to_seat(seat), seat=seat, card=piece)]
-        if source == "stock":  # the Joker button is told by its own `joker_taken` event
-            events.insert(0, event("draw", seat=seat, source=source))
+        events = self._draw_events(seat, piece)
         while piece in P.bonus_threes:
             new["red3s"][team].append(piece)
             events.append(event("red_three", seat=seat, team=team, card=piece))
@@ -927,6 +928,10 @@ class CanastaGame(Game):
         count = len(new["staged"]) if move.get("all") else 1
         del new["staged"][-count:]
         return new, [event("unstaged", to_seat(seat), seat=seat, count=count)]
+
+    def is_private(self, before: dict, seat: int, move: dict) -> bool:
+        """The staged actions and their undo: private until the discard (`take_pile` lays its melds in public)."""
+        return isinstance(move, dict) and move.get("action") in ("meld", "lay_off", "undo")
 
     # -- the commit
 

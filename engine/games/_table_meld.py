@@ -425,6 +425,17 @@ class TableMeldGame(dd.DrawDiscardGame):
             raise illegal("cannot_swap")
         return after
 
+    def is_private(self, before: dict, seat: int, move: dict) -> bool:
+        """The staged lay-downs, lay-offs, joker swaps and their undo, private until the commit; not an undo that
+        puts the taken card back on the pile (Rami 40), which everyone sees."""
+        action = move.get("action") if isinstance(move, dict) else None
+        if action in ("meld", "lay_off", "swap_joker"):
+            return True
+        if action != "undo":
+            return False
+        takes_back = self.undo_take and before.get("taken_card") is not None
+        return not takes_back or (bool(before.get("staged")) and move.get("all") is not True)
+
     def _do_undo(self, state: dict, seat: int, move: dict):
         self._check_meld_phase(state)
         everything = move.get("all") is True

@@ -71,6 +71,14 @@ def tile_name(tile: str) -> str:
     return f"Tuile {number_of(tile)} {COLOUR_NAME[tile[0]]}"
 
 
+def tile_words(tile: str) -> str:
+    """A tile named in a sentence, with its article: « la tuile 7 rouge », « la tuile 9 bleue », « le joker »
+    (the colour agrees with « tuile », as engine.narration tells the moves)."""
+    if is_joker(tile):
+        return "le joker"
+    return f"la tuile {number_of(tile)} {COLOUR_NAME_F[tile[0]]}"
+
+
 def face_name(face: str) -> str:
     """« 7 rouge » for the face `R7`."""
     return f"{number_of(face)} {COLOUR_NAME[face[0]]}"
@@ -238,7 +246,7 @@ def why_invalid(tiles, stated: dict | None = None) -> str | None:
         return "il faut au moins 3 tuiles"
     if readings(tiles):
         mine = {j: f for j, f in (stated or {}).items() if j in tiles}
-        said = ", ".join(f"le {j} pour {face_name(f)}" for j, f in sorted(mine.items()))
+        said = ", ".join(f"le joker {j} pour le {face_name(f)}" for j, f in sorted(mine.items()))
         return f"le joker ne peut pas y tenir la place annoncée ({said})"
     naturals, _ = _split(tiles)
     colours = {t[0] for t in naturals}

@@ -75,8 +75,10 @@ def illegal(code: str, message: str | None = None, **data) -> IllegalMove:
     return err
 
 
-def _names(tiles) -> str:
-    return ", ".join(f"{_tiles.tile_name(t).lower()} ({t})" for t in tiles)
+def _named(tile: str, first: bool = False) -> str:
+    """« la tuile 9 bleue (B9a) », « le joker (J1) »: a tile in a refusal, with its id (`first`: « La … »)."""
+    words = f"{_tiles.tile_words(tile)} ({tile})"
+    return words[0].upper() + words[1:] if first else words
 
 
 # ---------------------------------------------------------------- proposals
@@ -97,7 +99,7 @@ def _parse_table(raw) -> list[list[str]]:
     for s in table:
         for t in s:
             if t in seen:
-                raise illegal("duplicate_tile", f"La {_tiles.tile_name(t).lower()} ({t}) est deux fois sur la table.")
+                raise illegal("duplicate_tile", f"{_named(t, first=True)} est deux fois sur la table.")
             seen.add(t)
     return table
 
@@ -120,7 +122,7 @@ def _check_owner(table, old_tiles: set, rack: list) -> None:
     for s in table:
         for t in s:
             if t not in old_tiles and t not in rack_set:
-                raise illegal("not_your_tile", f"Tu n'as pas la {_tiles.tile_name(t).lower()} ({t}).")
+                raise illegal("not_your_tile", f"Tu n'as pas {_named(t)}.")
 
 
 def commit_check(state: dict, seat: int, table, jokers=None, placed=None) -> tuple[list[dict], list[str], int | None]:
@@ -139,7 +141,7 @@ def commit_check(state: dict, seat: int, table, jokers=None, placed=None) -> tup
         if _tiles.is_joker(t):
             msg = f"Le joker {t} était sur la table : il doit y rester (un joker ne revient jamais sur un chevalet)."
         else:
-            msg = f"La {_tiles.tile_name(t).lower()} ({t}) était sur la table : elle doit y rester."
+            msg = f"{_named(t, first=True)} était sur la table : elle doit y rester."
         raise illegal("table_tile_missing", msg, tile=t)
     added = _tiles.sorted_tiles(new_tiles - old_tiles)
     added_ids = sorted(added)
@@ -468,6 +470,10 @@ class Rummikub(Game):
         new = dict(state)
         new["staged"] = state["staged"] + [{"table": table, "jokers": jokers}]
         return new, [event("staged", to_seat(seat), seat=seat, count=len(new["staged"]))]
+
+    def is_private(self, before: dict, seat: int, move: dict) -> bool:
+        """A proposal of the table and its undo stay the acting seat's until « Valider » (`end_turn`)."""
+        return isinstance(move, dict) and move.get("action") in ("rearrange", "undo")
 
     def _do_undo(self, state, seat, move):
         if not state["staged"]:

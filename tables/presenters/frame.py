@@ -137,7 +137,8 @@ def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view
     return {
         "table": table,
         "info": engine.info,
-        "version": table.version,
+        # The others' pages never got a player's private moves: they stay at the public version.
+        "version": table.version_seen_by(me.position if me is not None else None),
         "view": view,
         "has_view": view is not None,  # what the pieces test, rather than the whole view (tables.live.PieceMemo)
         "me": my_seat,

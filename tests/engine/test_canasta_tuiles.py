@@ -197,7 +197,11 @@ def test_e6_joker_button():
     new, events = GAME.apply(state, 0, {"action": "take_joker"})
     assert "J2" in new["hands"][0] and new["stock"] == [p for p in stock if p != "J2"]
     assert new["jokers"][0] == 2 and new["phase"] == "MELD"
-    assert {"kind": "joker_taken", "audience": "all", "seat": 0} in events
+    # Only the drawer learns what he drew: the table sees a draw from the stock, as for any draw.
+    assert {"kind": "joker_taken", "audience": {"seat": 0}, "seat": 0} in events
+    assert [e for e in events if e["audience"] == "all"] == [
+        {"kind": "draw", "audience": "all", "seat": 0, "source": "stock"}]
+    assert {"kind": "drawn", "audience": {"seat": 0}, "seat": 0, "card": "J2"} in events
     refused(new, 0, {"action": "take_joker"}, "already_drew")
     # never in autoplay; a zero balance or no joker in the stock: no button
     assert GAME.autoplay(state, 0) == {"action": "draw_stock"}

@@ -132,6 +132,22 @@ def test_refusal_names_the_bad_set_in_french():
     assert _tiles.check_set(["B4a", "J1", "B6a"], {"J1": "B7"}).startswith("La suite 4-6-joker bleue n'est pas valide")
 
 
+def test_refusals_name_tiles_and_jokers_in_correct_french():
+    state = position([["K6b", "Y1a"], ["B1a", "R1b", "J1"]], table=E2_TABLE, opened=[True, True])
+    assert refusal(state, 0, {"action": "rearrange", "table": E2_TABLE + [["Y1a", "J1"]]}).message == (
+        "Tu n'as pas le joker (J1).")
+    assert refusal(state, 0, {"action": "end_turn", "table": E2_TABLE + [["K6b", "R1b"]]}).message == (
+        "Tu n'as pas la tuile 1 rouge (R1b).")
+    assert refusal(state, 0, {"action": "end_turn", "table": E2_TABLE + [["B9a", "K6b"]]}).message == (
+        "La tuile 9 bleue (B9a) est deux fois sur la table.")
+    assert refusal(state, 0, {"action": "end_turn", "table": E2_TABLE[:2] + [["R9a", "B9a"]]}).message == (
+        "La tuile 9 noire (K9a) était sur la table : elle doit y rester.")
+    assert _tiles.check_set(["B4a", "J1", "B6a"], {"J1": "B7"}) == (
+        "La suite 4-6-joker bleue n'est pas valide : le joker ne peut pas y tenir la place annoncée "
+        "(le joker J1 pour le 7 bleu).")
+    assert _tiles.tile_words("Y12b") == "la tuile 12 jaune" and _tiles.tile_words("J2") == "le joker"
+
+
 def test_joker_readings_and_statements():
     reading = _tiles.best_reading(["R5a", "R6a", "J1"])
     assert reading.jokers == {"J1": "R7"} and reading.value == 18  # the highest reading by default
@@ -247,7 +263,7 @@ def test_conservation_refusals():
     assert err.code == "not_your_tile" and "R1b" in err.message
     err = refusal(state, 0, {"action": "end_turn", "table": E2_TABLE[:2] + [["R9a", "B9a"]]})
     assert err.code == "table_tile_missing"
-    assert err.message == "La tuile 9 noir (K9a) était sur la table : elle doit y rester."
+    assert err.message == "La tuile 9 noire (K9a) était sur la table : elle doit y rester."
     err = refusal(state, 0, {"action": "end_turn", "table": E2_TABLE + [["R9a", "K6b"]]})
     assert err.code == "duplicate_tile"
     assert refusal(state, 0, {"action": "end_turn", "table": E2_TABLE + [["Z9"]]}).code == "unknown_tile"
