@@ -185,6 +185,12 @@ class Game:
         redeal for ever)."""
         return False
 
+    def chat_closed(self, state: dict) -> str | None:
+        """Why the players may not write in the table chat now (a French sentence the site shows in place of the
+        chat form and answers to a refused line), or None when the chat is open. The default: always open. A
+        game whose rules close the chat at some moments (Thunee's `mode_strict` during a deal) says so here."""
+        return None
+
     def with_joker_balances(self, state: dict, balances: dict[int, int]) -> dict:
         """The state knowing each seat's account joker balance (`info.account_jokers` games; the table service
         passes the humans' balances when the match starts). A `joker_taken` event tells the service to debit one."""

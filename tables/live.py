@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from rummy_site.french import pluralize
 
-PARTS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_end", "move_log")
+PARTS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_end", "move_log", "chat_form")
 
 
 def url(name: str, *args) -> str:

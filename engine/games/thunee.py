@@ -8,6 +8,9 @@ Phases (`phase`): `BIDDING` → `TRUMP` → `THUNEE_WINDOW` → `PLAY` (with `JO
 The rules' `REDEAL`, `DEAL_2` and `SCORE` steps need no decision: they happen inside `apply` (events
 `redeal`, `deal`, `deal_over`).
 
+`chat_closed` (§8 `mode_strict`, on by default): the table chat is closed in every phase of a deal (`BIDDING`
+to `TRICK6_CALLS`: from the first card dealt to the deal's score) and open in `ROUND_OVER` and `MATCH_OVER`.
+
 Moves (action ids of the rules file; `legal_moves` lists them in this form):
 
 - `BIDDING`: `{"action": "bid", "value": 80 | 90 | 100}`, `{"action": "pass"}`,
@@ -134,6 +137,11 @@ OPTIONS = (
     Option("mode_strict", "Mode strict (pas de discussion pendant la donne)", ((True, "Oui"), (False, "Non")),
            True),
 )
+
+# §8 `mode_strict`: the phases of a deal, from the first card dealt (the redeal and the last 2 cards happen
+# inside `apply`, between these phases) to the deal's score (`ROUND_OVER`, `MATCH_OVER`: the chat opens again).
+DEAL_PHASES = frozenset({BIDDING, TRUMP, THUNEE_WINDOW, PLAY, JODHI, TRICK6_CALLS})
+STRICT_CHAT = "Mode strict : la discussion est fermée pendant la donne. Elle rouvre dès que la donne est comptée."
 
 ALIASES = {"play": "play_card", "name_trump": "choose_trump", "jodhi": "declare_jodhi"}
 
@@ -368,6 +376,12 @@ class Thunee(Game):
         }
         self._start_deal(state, state["first_dealer"]["seat"])
         return state
+
+    def chat_closed(self, state: dict) -> str | None:
+        """§8 `mode_strict` (on by default): no table chat from the first card dealt to the deal's score."""
+        if state.get("options", {}).get("mode_strict", True) and state.get("phase") in DEAL_PHASES:
+            return STRICT_CHAT
+        return None
 
     def _start_deal(self, state: dict, dealer: int) -> list[dict]:
         state["round"] += 1

@@ -1,6 +1,7 @@
 """What a game family's presenter is: how its engine's view becomes what the family's pieces draw."""
 
-GENERIC_PIECES = ("status", "scores", "move_log")  # drawn from the frame alone: templates/tables/live/<part>.jinja
+# Drawn from the frame alone: templates/tables/live/<part>.jinja.
+GENERIC_PIECES = ("status", "scores", "move_log", "chat_form")
 
 
 class Presenter:

@@ -6,7 +6,7 @@ from collections import Counter
 from django.utils import timezone
 
 from engine import narration
-from tables import economy, reads
+from tables import chat, economy, reads
 from tables.models import Seat, Table
 
 BOT_LEVELS = {1: "Débutant", 2: "Confirmé", 3: "Expert"}
@@ -157,6 +157,9 @@ def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view
         "is_host": me is not None and me.user_id is not None and me.user_id == table.host_id,
         "free_seats": max(0, table.seats_count - len(seats)),
         "chat": lambda: reads.recent_chat(table.pk),  # a callable: only the full page reads it, never a push
+        # Why the chat form gives way to a sentence now (the game's rules: a deal under way in a strict mode),
+        # or None; every push carries the chat form's piece, so it closes and opens again with the phase.
+        "chat_closed": chat.chat_closed(table, engine),
         "leave_cost": economy.abandon_cost(table=table, seat=me),  # what the ledger charges on « Quitter »
         # « Conseil »: uses left to me in this match (None: no coach at this table), shown at my turn
         "coach_left": coach_left(table, me) if is_my_turn and table.status == Table.Status.PLAYING else None,
