@@ -138,9 +138,10 @@ PUBLIC_KEY = "public"  # the spectators' render in a table push
 
 def table_changed(table_id: int, *, table: Table | None = None,
                   also: list[tuple[str, dict]] = ()) -> tuple[Table | None, list]:
-    """Render each connected seat's own view, and the public view if anyone watches, and push them in one
-    message to the table (each socket forwards its own part only). `table`: as just committed (else read).
-    `also`: more messages to send in the same hop. Returns the table and seats it used."""
+    """Render each connected seat's own view (not a seat its player left: a robot plays it), and the public view
+    if anyone watches, and push them in one message to the table (each socket forwards its own part only).
+    `table`: as just committed (else read). `also`: more messages to send in the same hop. Returns the table and
+    seats it used."""
     from tables import reads
     from tables.rendering import render_push
 
@@ -150,8 +151,8 @@ def table_changed(table_id: int, *, table: Table | None = None,
         seats = [] if table is None else reads.seats_of(table_id)
         parts = {}
         for seat in seats:
-            if seat.is_bot or seat.connections == 0:
-                continue
+            if seat.is_bot or seat.connections == 0 or seat.left:
+                continue  # a player who left the match holds no place: nothing is rendered for him
             parts[seat_key(seat.user_id, seat.position)] = render_push(table, seats, seat)
         if table is not None and getattr(table, "spectators", 0):
             # One render of the public view for every spectator: no hand, no stock order, no staged work.

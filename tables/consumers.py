@@ -73,9 +73,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         # in time instead of queueing behind each other's writes and renders.
         seat = await database_sync_to_async(commands.seat_of, thread_sensitive=False,
                                             executor=HANDSHAKE_THREADS)(self.table_id, user.pk)
-        if seat is None:
-            allowed = await database_sync_to_async(commands.may_watch, thread_sensitive=False,
-                                                   executor=HANDSHAKE_THREADS)(self.table_id, self.scope.get("session"))
+        if seat is None:  # not seated, or left the match (« Quitter »): a spectator, if he may watch
+            may_watch = database_sync_to_async(commands.may_watch, thread_sensitive=False, executor=HANDSHAKE_THREADS)
+            allowed = await may_watch(self.table_id, self.scope.get("session"), user.pk)
             if not allowed:
                 await self.close(code=4403)
                 return
