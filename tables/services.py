@@ -308,7 +308,8 @@ def _update_deadline(table: Table, before: dict | None = None) -> None:
 
 
 def seat_abandon(*, table_id: int, user: User) -> None:
-    """« Quitter » during a match: the engine removes the seat; the economy charges the penalty.
+    """« Quitter » during a match: the engine takes the seat out (a team game's plays on, by the autoplay); the
+    economy charges the penalty.
 
     From then on the player holds no place (tables.reads leaves a `left` seat out): his pages are told and
     closed, the pushes carry nothing for him, and he may come back only as a spectator (tables.spectators)."""

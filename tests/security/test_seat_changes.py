@@ -28,7 +28,7 @@ from tables import broadcast, coach, commands, scheduler, services, spectators
 from tables.models import ChatMessage, Table
 from tests.security.frames import error_message, is_french
 from tests.security.replayed import frame_version, leaked_card, state_at
-from tests.tables.helpers import create_table
+from tests.tables.helpers import create_table, play_out
 from tests.tables.test_consumers import communicator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -338,3 +338,25 @@ async def test_the_moves_of_a_player_who_quit_are_refused(make_player, monkeypat
     assert error_message(advice) == coach.NOT_SEATED, "no advice drawn from his former hand"
     assert error_message(by_http) == spectators.CANNOT_ACT
     assert after == before
+
+
+async def test_a_player_who_quit_may_still_replay_the_match_once_it_is_over(make_player):
+    """A guard, not the bug: a player who left holds no place, but he played the match and may replay it."""
+    alice, bruno = [await database_sync_to_async(make_player)(n) for n in ("alice", "bruno")]
+
+    def replay_pages():
+        table = create_table(alice, "canasta-tuiles", seats=4, bots={1: 1, 3: 1}, options={"match_length": "1"},
+                             start=False)
+        services.seat_join(table=table, user=bruno)
+        services.table_start(table=table, user=alice)
+        services.seat_abandon(table_id=table.pk, user=bruno)
+        table = play_out(table)
+        client = logged_in(bruno)
+        rounds = client.get(reverse("tables:replays", args=[table.pk]))
+        last = client.get(reverse("tables:replay", args=[table.pk, 1]) + "?etape=100000")
+        return table.status, rounds.status_code, last.status_code, last.content.decode()
+
+    status, rounds, last, html = await database_sync_to_async(replay_pages)()
+    assert status == Table.Status.FINISHED
+    assert rounds == 200 and last == 200
+    assert 'data-testid="replay-hands"' in html, "the hands at the round's end, the match being over"
