@@ -92,7 +92,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         presence.socket_opened(self.table_id, user.pk)
         # Counted before anything the page can send next (Channels handles a socket's messages in order).
-        await writer(commands.connect_seat)(self.table_id, user.pk)
+        if await writer(commands.connect_seat)(self.table_id, user.pk) is None:
+            # He left the place since the handshake's read (« Quitter » in another tab): this page is not the seat's.
+            self.released = True
+            await self.send(text_data=commands.error_html(commands.NOT_SEATED))
+            await self.close(code=4403)
+            return
         # Channels delivers at most once: a (re)connected page always gets the full current view.
         self.shown_version = None
         await self.resend()

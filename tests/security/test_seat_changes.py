@@ -255,6 +255,21 @@ async def test_a_new_socket_of_a_player_who_quit_is_a_spectators(make_player, sl
     await comm.disconnect()
 
 
+async def test_a_socket_opening_as_its_player_quits_is_closed(make_player, monkeypatch):
+    """« Quitter » in another tab between the handshake's read of his place and the socket's count: the socket
+    would miss the close sent to his pages; it is closed when it finds the place no longer his."""
+    alice, bruno = [await database_sync_to_async(make_player)(n) for n in ("alice", "bruno")]
+    slug, bots, place = TEAM_MATCHES[0]
+    table = await database_sync_to_async(team_match)(alice, bruno, slug, bots)
+    await database_sync_to_async(services.seat_abandon)(table_id=table.pk, user=bruno)
+    monkeypatch.setattr(commands, "seat_of", lambda table_id, user_id: place)  # as read before the commit
+    comm = communicator(table.pk, bruno)
+    assert (await comm.connect())[0]
+    frames, code = await collect(comm, 0.5)
+    assert code == 4403
+    assert [error_message(f) for f in frames] == [commands.NOT_SEATED]
+
+
 @pytest.mark.parametrize(("slug", "bots", "place"), TEAM_MATCHES, ids=TEAM_IDS)
 async def test_the_table_page_of_a_player_who_quit_is_a_spectators(make_player, slug, bots, place):
     alice, bruno = [await database_sync_to_async(make_player)(n) for n in ("alice", "bruno")]
