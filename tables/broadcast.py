@@ -138,11 +138,12 @@ PUBLIC_KEY = "public"  # the spectators' render in a table push
 
 def table_changed(table_id: int, *, table: Table | None = None, only: int | None = None,
                   also: list[tuple[str, dict]] = ()) -> tuple[Table | None, list]:
-    """Render each connected seat's own view, and the public view if anyone watches, and push them in one
-    message to the table (each socket forwards its own part only). `table`: as just committed (else read).
-    `only`: the place of the player whose private move this is (tables.services.move_is_private): his render
-    alone is pushed, no other seat's and no public one, so the others learn nothing of it, not even that it
-    happened. `also`: more messages to send in the same hop. Returns the table and seats it used."""
+    """Render each connected seat's own view (not a seat its player left: a robot plays it), and the public view
+    if anyone watches, and push them in one message to the table (each socket forwards its own part only).
+    `table`: as just committed (else read). `only`: the place of the player whose private move this is
+    (tables.services.move_is_private): his render alone is pushed, no other seat's and no public one, so the others
+    learn nothing of it, not even that it happened. `also`: more messages to send in the same hop. Returns the
+    table and seats it used."""
     from tables import reads
     from tables.rendering import render_push
 
@@ -152,7 +153,9 @@ def table_changed(table_id: int, *, table: Table | None = None, only: int | None
         seats = [] if table is None else reads.seats_of(table_id)
         parts = {}
         for seat in seats:
-            if seat.is_bot or seat.connections == 0 or (only is not None and seat.position != only):
+            if seat.is_bot or seat.connections == 0 or seat.left:
+                continue  # a player who left the match holds no place: nothing is rendered for him
+            if only is not None and seat.position != only:
                 continue
             parts[seat_key(seat.user_id, seat.position)] = render_push(table, seats, seat)
         if table is not None and getattr(table, "spectators", 0) and only is None:

@@ -25,7 +25,8 @@ def chat_closed(table: Table, engine=None) -> str | None:
 
 
 def chat_post(*, table: Table, user, text, spectator: bool = False) -> ChatMessage:
-    """`spectator`: the caller checked that this user may watch and that the table lets spectators write."""
+    """`spectator`: the caller checked that this user may watch and that the table lets spectators write.
+    Otherwise only the players at the table now write (not one who left the match)."""
     from tables.services import TableError
 
     if not isinstance(text, str) or not text.strip():
@@ -35,7 +36,7 @@ def chat_post(*, table: Table, user, text, spectator: bool = False) -> ChatMessa
         raise TableError("Ton message est vide.", "chat_empty")
     if len(text) > MAX_LENGTH:
         raise TableError(f"Un message fait au plus {MAX_LENGTH} caractères.", "chat_long")
-    if not spectator and not table.seats.filter(user=user).exists():
+    if not spectator and not table.seats.filter(user=user, left=False).exists():
         raise TableError("Seuls les joueurs assis peuvent écrire ici.", "not_seated")
     with transaction.atomic():
         # The state read under the table's lock, held until the line is written: a line never slips in after

@@ -63,7 +63,7 @@ def coach_advise(*, table_id: int, user_id: int, expected_version: int | None) -
     """The Expert's move for the user's seat now, with its reason; counts one use. Raises TableError (French)
     when the table offers no coach, the uses are spent, it is not the user's decision, or the table moved on."""
     seat = (Seat.objects.select_related("table__game")
-            .filter(table_id=table_id, user_id=user_id, bot_level__isnull=True).first())
+            .filter(table_id=table_id, user_id=user_id, bot_level__isnull=True, left=False).first())
     if seat is None:
         raise TableError(NOT_SEATED, "not_seated")
     table = seat.table

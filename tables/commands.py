@@ -20,7 +20,8 @@ def error_html(message: str, rule_url: str = "") -> str:
 
 
 def seat_of(table_id: int, user_id: int) -> int | None:
-    """The user's seat at this table, or None (not seated: the socket is refused)."""
+    """The user's seat at this table, or None (not seated, or left the match: a spectator's socket if he may
+    watch, else refused)."""
     return reads.seat_position(table_id, user_id)
 
 
@@ -37,9 +38,9 @@ def full_view(table_id: int, user_id: int) -> str | None:
     return rendering.render_for_user(table_id, user_id)
 
 
-def may_watch(table_id: int, session) -> bool:
+def may_watch(table_id: int, session, user_id: int | None = None) -> bool:
     """A socket of a user who is not seated: may he watch (tables.spectators)?"""
-    return spectators.may_watch(table_id, session)
+    return spectators.may_watch(table_id, session, user_id)
 
 
 def handle_spectator_frame(table_id: int, user_id: int, payload) -> str | None:
@@ -86,15 +87,16 @@ def handle_frame(table_id: int, user_id: int, payload, *, session=None) -> str |
     if not isinstance(payload, dict):
         return error_html("Message illisible.")
     if (session is not None and reads.seat_position(table_id, user_id) is None
-            and spectators.may_watch(table_id, session)):
+            and spectators.may_watch(table_id, session, user_id)):
         return handle_spectator_frame(table_id, user_id, payload)
     kind = payload.get("kind", "move")
     if kind == "move":
         return _move(table_id, user_id, payload)
     if kind == "coach":
         return _coach(table_id, user_id, payload)
-    # One query: the seat, its table and game, and the user.
-    seat = Seat.objects.select_related("table__game", "user").filter(table_id=table_id, user_id=user_id).first()
+    # One query: the seat, its table and game, and the user (a seat its player left is not his any more).
+    seat = (Seat.objects.select_related("table__game", "user")
+            .filter(table_id=table_id, user_id=user_id, left=False).first())
     if seat is None:
         return error_html(NOT_SEATED)
     table, user = seat.table, seat.user

@@ -73,9 +73,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         # in time instead of queueing behind each other's writes and renders.
         seat = await database_sync_to_async(commands.seat_of, thread_sensitive=False,
                                             executor=HANDSHAKE_THREADS)(self.table_id, user.pk)
-        if seat is None:
-            allowed = await database_sync_to_async(commands.may_watch, thread_sensitive=False,
-                                                   executor=HANDSHAKE_THREADS)(self.table_id, self.scope.get("session"))
+        if seat is None:  # not seated, or left the match (« Quitter »): a spectator, if he may watch
+            may_watch = database_sync_to_async(commands.may_watch, thread_sensitive=False, executor=HANDSHAKE_THREADS)
+            allowed = await may_watch(self.table_id, self.scope.get("session"), user.pk)
             if not allowed:
                 await self.close(code=4403)
                 return
@@ -92,7 +92,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         presence.socket_opened(self.table_id, user.pk)
         # Counted before anything the page can send next (Channels handles a socket's messages in order).
-        await writer(commands.connect_seat)(self.table_id, user.pk)
+        if await writer(commands.connect_seat)(self.table_id, user.pk) is None:
+            # He left the place since the handshake's read (« Quitter » in another tab): this page is not the seat's.
+            self.released = True
+            await self.send(text_data=commands.error_html(commands.NOT_SEATED))
+            await self.close(code=4403)
+            return
         # Channels delivers at most once: a (re)connected page always gets the full current view.
         self.shown_version = None
         await self.resend()

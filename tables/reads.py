@@ -69,9 +69,16 @@ def _plan(model, columns: tuple[str, ...]) -> tuple:
     return positions, [field.attname for field in fields], converters, extras
 
 
+# A player who pressed « Quitter » (`Seat.left`) holds no place any more: his seat is the robot's (or the
+# autoplay's), and every read of "the user's place" below leaves it out. He may still watch (tables.spectators).
+NOT_LEFT = ' AND NOT "left"'
+
+
 def seat_position(table_id: int, user_id: int) -> int | None:
+    """The place the user holds at the table (None: not seated, or left the match)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT position FROM tables_seat WHERE table_id = %s AND user_id = %s", [table_id, user_id])
+        cursor.execute("SELECT position FROM tables_seat WHERE table_id = %s AND user_id = %s" + NOT_LEFT,
+                       [table_id, user_id])
         row = cursor.fetchone()
     return None if row is None else row[0]
 
@@ -89,7 +96,8 @@ def table(table_id: int) -> Table | None:
 # A player's move: his place read in the same query as the table (one round trip fewer for every move).
 TABLE_WITH_SEAT_SQL = TABLE_SQL.replace(
     " FROM tables_table t",
-    ", (SELECT s.position FROM tables_seat s WHERE s.table_id = t.id AND s.user_id = %s ORDER BY s.position LIMIT 1)"
+    ', (SELECT s.position FROM tables_seat s WHERE s.table_id = t.id AND s.user_id = %s AND NOT s."left"'
+    " ORDER BY s.position LIMIT 1)"
     " AS user_position"
     " FROM tables_table t")
 
@@ -97,7 +105,7 @@ TABLE_WITH_SEAT_SQL = TABLE_SQL.replace(
 def table_locked(table_id: int, *, user_id: int | None = None) -> Table | None:
     """The table with its game's slug, locked until the transaction ends (PostgreSQL: the row; SQLite: the
     whole database already, by BEGIN IMMEDIATE). With `user_id`: also `table.user_position`, the place that
-    user holds at the table (None: not seated)."""
+    user holds at the table (None: not seated, or left the match)."""
     lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
     if user_id is None:
         rows = _instances(Table, TABLE_SQL + lock, [table_id])
@@ -107,9 +115,10 @@ def table_locked(table_id: int, *, user_id: int | None = None) -> Table | None:
 
 
 def seat_locked(table_id: int, user_id: int) -> Seat | None:
-    """The user's seat at the table, locked until the transaction ends (SQLite: BEGIN IMMEDIATE already)."""
+    """The user's seat at the table, locked until the transaction ends (SQLite: BEGIN IMMEDIATE already). None:
+    not seated, or left the match (his sockets no longer count for the seat)."""
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    rows = _instances(Seat, "SELECT * FROM tables_seat WHERE table_id = %s AND user_id = %s" + lock,
+    rows = _instances(Seat, "SELECT * FROM tables_seat WHERE table_id = %s AND user_id = %s" + NOT_LEFT + lock,
                       [table_id, user_id])
     return rows[0] if rows else None
 

@@ -29,9 +29,10 @@ def render_chat(table: Table) -> str:
 
 
 def render_for_user(table_id: int, user_id: int) -> str | None:
+    """The user's view of the table: his seat's, or the public one (not seated, or he left the match)."""
     table = reads.table(table_id)
     if table is None:
         return None
     seats = reads.seats_of(table_id)
-    me = next((s for s in seats if s.user_id == user_id), None)
+    me = next((s for s in seats if s.user_id == user_id and not s.left), None)
     return render_push(table, seats, me) + render_chat(table)

@@ -16,13 +16,14 @@ from accounts.services import InsufficientJokers, counter_balances, counter_move
 from engine import IllegalMove, games
 from engine.rng import new_seed
 from tables import economy, presence, reads, recent, scheduler, stats, table_types, writes
-from tables.models import Game, Seat, Table, TableMove
+from tables.models import Game, Seat, SeatPresence, Table, TableMove
 
 log = logging.getLogger(__name__)
 
 COACH_LIMITS = (0, 1, 3, 5)  # « Conseil » uses per seat and match a host may choose (0: none)
 LEAVE_MESSAGE = "Pour quitter la partie, utilise le bouton « Quitter »."
 SEAT_RELEASED = "Tu as quitté cette table : ta place est libre."
+MATCH_LEFT = "Tu as quitté cette partie : tu ne peux plus que la regarder en spectateur."
 
 
 class TableError(Exception):
@@ -325,30 +326,42 @@ def _update_deadline(table: Table, before: dict | None = None) -> None:
 
 
 def seat_abandon(*, table_id: int, user: User) -> None:
-    """« Quitter » during a match: the engine removes the seat; the economy charges the penalty."""
+    """« Quitter » during a match: the engine takes the seat out (a team game's plays on, by the autoplay); the
+    economy charges the penalty.
+
+    From then on the player holds no place (tables.reads leaves a `left` seat out): his pages are told and
+    closed, the pushes carry nothing for him, and he may come back only as a spectator (tables.spectators)."""
     with transaction.atomic():
         table = Table.objects.select_for_update(of=("self",)).select_related("game").get(pk=table_id)
         seat = table.seats.filter(user=user).first()
         if seat is None:
             raise TableError("Tu n'es pas assis à cette table.", "not_seated")
-        if table.status != Table.Status.PLAYING:
-            seat.left = True
-            seat.save(update_fields=["left"])
-            return
         if seat.left:
             return
-        if seat.position not in table.state.get("active", []):
-            # Already out (burnt or eliminated): leaving costs nothing more.
-            seat.left = True
-            seat.save(update_fields=["left"])
+        if table.status == Table.Status.WAITING:
+            seat_leave_waiting(table=table, user=user)  # nothing to abandon yet: the place is freed
+            return
+        _seat_left(table, seat)
+        if table.status != Table.Status.PLAYING or seat.position not in table.state.get("active", []):
+            # Match over, or already out (burnt or eliminated): leaving costs nothing more.
+            scheduler.after_commit_table_changed(table.pk)
             return
         engine = engine_for(table)
         state, _events = engine.leave(table.state, seat.position)
-        seat.left = True
-        seat.save(update_fields=["left"])
         economy.abandon_penalty(table=table, user=user)
         _commit_state(table, engine, state, seat=seat.position, move={"action": "leave"}, actor="player",
                       events=_events)
+
+
+def _seat_left(table: Table, seat: Seat) -> None:
+    """Mark the seat left, locked by the caller. The player's sockets no longer count for it (a robot or the
+    autoplay plays it now), and once committed his pages opened on it are told and closed, as a waiting table's
+    leaver's are: what is pushed for that place afterwards is never his to see."""
+    seat.left = True
+    seat.connections = 0
+    seat.save(update_fields=["left", "connections"])
+    SeatPresence.objects.filter(seat=seat).delete()
+    scheduler.after_commit_seat_released(table.pk, seat.user_id, seat.position, MATCH_LEFT)
 
 
 def replay_moves(table: Table, moves=None):

@@ -1,7 +1,8 @@
 """Spectators: who may watch a table, and how many watch it now.
 
 A public table can be watched by anyone logged in (« Regarder » in the lobby); a private one only by whoever
-opened its invitation link (the link grants the table to the session: `grant`). A spectator sees what the
+opened its invitation link (the link grants the table to the session: `grant`), or who sat at it and left its
+match (« Quitter »: from then on he is a spectator there, never his former seat). A spectator sees what the
 engine's `public_view` shows, the public part of the table's pushes (tables.broadcast: a spectator's socket
 never forwards a seat's part); he never acts, and writes in the chat only where the table allows it
 (`Table.spectators_chat`).
@@ -18,7 +19,7 @@ from django.db import transaction
 from django.db.models import F
 
 from tables import scheduler
-from tables.models import SpectatorPresence, Table
+from tables.models import Seat, SpectatorPresence, Table
 
 SESSION_KEY = "watch_tables"
 MAX_GRANTS = 50  # tables remembered per session
@@ -43,18 +44,24 @@ def granted(session, table_id: int) -> bool:
     return session is not None and table_id in (session.get(SESSION_KEY) or [])
 
 
-def watch_refusal(table: Table, session) -> str | None:
-    """Why this session may not watch the table (None: it may). The caller checked the user is logged in."""
-    if table.private and not granted(session, table.pk):
+def former_player(table_id: int, user_id: int | None) -> bool:
+    """The user sat at this table and left its match (« Quitter »): he may watch it, even if it is private."""
+    return user_id is not None and Seat.objects.filter(table_id=table_id, user_id=user_id, left=True).exists()
+
+
+def watch_refusal(table: Table, session, user_id: int | None = None) -> str | None:
+    """Why this session (of `user_id`) may not watch the table (None: it may). The caller checked the user is
+    logged in."""
+    if table.private and not granted(session, table.pk) and not former_player(table.pk, user_id):
         return NOT_ALLOWED
     if table.status not in WATCHABLE:
         return NOT_STARTED
     return None
 
 
-def may_watch(table_id: int, session) -> bool:
+def may_watch(table_id: int, session, user_id: int | None = None) -> bool:
     table = Table.objects.filter(pk=table_id).only("pk", "private", "status").first()
-    return table is not None and watch_refusal(table, session) is None
+    return table is not None and watch_refusal(table, session, user_id) is None
 
 
 def label(count: int) -> str:

@@ -188,9 +188,10 @@ def table_join(request, table_id: int):
 def table_page(request, table_id: int):
     table = get_object_or_404(Table.objects.select_related("game", "host"), pk=table_id)
     seats = list(table.seats.select_related("user"))
-    me = next((s for s in seats if s.user_id == request.user.pk), None)
+    # A player who left the match (« Quitter ») holds no place: he sees what a spectator sees.
+    me = next((s for s in seats if s.user_id == request.user.pk and not s.left), None)
     if me is None:
-        if spectators.watch_refusal(table, request.session) is None:
+        if spectators.watch_refusal(table, request.session, request.user.pk) is None:
             return redirect("tables:watch", table.pk)
         messages.error(request, "Tu n'es pas assis à cette table.")
         return redirect("tables:lobby")
@@ -210,9 +211,9 @@ def table_watch(request, table_id: int):
     """The spectator's page: the engine's public view only, pushed live like a seat's (tables.spectators)."""
     table = get_object_or_404(Table.objects.select_related("game", "host"), pk=table_id)
     seats = list(table.seats.select_related("user"))
-    if any(s.user_id == request.user.pk for s in seats):
+    if any(s.user_id == request.user.pk and not s.left for s in seats):
         return redirect(table)
-    refusal = spectators.watch_refusal(table, request.session)
+    refusal = spectators.watch_refusal(table, request.session, request.user.pk)
     if refusal is not None:
         messages.error(request, refusal)
         return redirect("tables:lobby")
