@@ -14,8 +14,7 @@ points it would have left.
 import random
 
 from engine import bots, cards
-from engine.games import _tiles
-from engine.narration import _meld_noun, _plural, card_words, cards_list
+from engine.narration import _meld_noun, _plural, card_words, cards_list, piece_noun
 
 EXPERT = 3
 
@@ -179,17 +178,17 @@ def _tiles_reason(game, view: dict, move: dict, legal: list[dict]) -> str:
 
 
 def _pieces(ids: list[str]) -> str:
-    word = "tuile" if ids and ids[0] in _tiles.TILE_SET else "carte"
-    return f"{len(ids)} {word}{_plural(len(ids))}"
+    return f"{len(ids)} {piece_noun(ids[0] if ids else None)}{_plural(len(ids))}"
 
 
 def _team_meld_reason(game, view: dict, move: dict, legal: list[dict]) -> str:
     action = move.get("action")
     ids = list(move.get("cards") or [])
     if action == "discard" and move.get("card"):
-        return f"Défausse {card_words(move['card'])} : c'est la pièce qui sert le moins à ton équipe."
+        return (f"Défausse {card_words(move['card'])} : c'est la {piece_noun(move['card'])} qui sert le moins "
+                "à ton équipe.")
     if action == "draw_stock":
-        return "Pioche : la défausse ne vaut pas la peine d'être prise."
+        return "Pioche : la pile ne vaut pas la peine d'être prise."
     if action == "take_pile":
         return "Prends la pile : elle complète tes combinaisons."
     if action == "meld" and ids:

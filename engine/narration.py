@@ -17,7 +17,7 @@ The words follow each family's events (engine/README.md): the draw-and-discard g
 """
 
 from engine import cards
-from engine.base import visible_to
+from engine.base import team_of, visible_to
 from engine.games import _tiles
 
 # The fields kept of each kind told (everything else of the event is dropped).
@@ -29,7 +29,7 @@ KEPT = {
     "knock": ("seat", "card", "deadwood_points"),
     "gin": ("seat",),
     "undercut": ("seat", "knocker"),
-    "pass": ("seat",),
+    "pass": ("seat", "reason"),  # Gin: the upcard left; Rummikub (reason "pool_empty"): a turn passed
     "meld": ("seat", "cards", "wilds", "meld_kind", "points"),
     "lay_off": ("seat", "cards", "wilds"),
     "swap_joker": ("seat", "cards", "joker"),
@@ -161,6 +161,8 @@ def phrase(evt: dict, names: dict) -> tuple[int | None, str, str] | None:
     if kind == "undercut":
         return seat, "avoir", f"contré {names.get(evt.get('knocker'), 'celui qui a frappé')} (undercut)"
     if kind == "pass":
+        if evt.get("reason") == "pool_empty":  # Rummikub: nothing left to draw, the turn goes on
+            return seat, "avoir", "passé {son} tour (la pioche est vide)"
         return seat, "avoir", "laissé la carte retournée"
     if kind == "meld":
         ids = evt.get("cards") or []
@@ -234,10 +236,19 @@ def _trick_phrase(kind: str, evt: dict, seat) -> tuple[int | None, str, str] | N
     return None
 
 
+def piece_noun(piece: str | None) -> str:
+    """« tuile » for a tile, « carte » for a card: the word a piece of this game is called by."""
+    return "tuile" if piece in _tiles.TILE_SET else "carte"
+
+
+def _count_words(count, piece: str | None) -> str:
+    """« 5 cartes » / « 1 tuile »."""
+    return f"{count} {piece_noun(piece)}{_plural(count)}"
+
+
 def _pieces_words(ids: list) -> str:
     """« 3 cartes » / « 3 tuiles »."""
-    word = "tuile" if ids and ids[0] in _tiles.TILE_SET else "carte"
-    return f"{len(ids)} {word}{_plural(len(ids))}"
+    return _count_words(len(ids), ids[0] if ids else None)
 
 
 # Each rule set's own words (canasta.md: naturelle / mixte; canasta-tuiles.md: propre / sale, de 2).
@@ -246,7 +257,7 @@ _CANASTA_KIND = {
     "tiles": {"clean": "propre", "dirty": "sale", "twos_clean": "de 2 propre", "twos_dirty": "de 2 sale"},
 }
 CANASTA_PHRASES = {
-    "take_pile": lambda e: f"pris la pile ({e.get('count')} pièce{_plural(e.get('count'))}, avec "
+    "take_pile": lambda e: f"pris la pile ({_count_words(e.get('count'), e['card'])}, avec "
                            f"{card_words(e['card'])})" if e.get("card") else "pris la pile",
     "team_meld": lambda e: f"posé {_pieces_words(e.get('pieces') or [])} ({e.get('points', 0)} points)",
     "team_lay_off": lambda e: f"ajouté {_pieces_words(e.get('pieces') or [])} à une combinaison de {{son}} équipe",
@@ -264,13 +275,27 @@ POSSESSIVES = {"{son}": ("son", "ton"), "{sa}": ("sa", "ta"), "{ses}": ("ses", "
 _AUX = {("avoir", False): "a", ("avoir", True): "as", ("être", False): "est", ("être", True): "es"}
 
 
+def for_reader(text: str, me: int | None) -> str:
+    """A team game's sentence as its reader says it: the engine names the teams « l'équipe A » / « l'équipe B »
+    (as a spectator reads them, beside « Équipe A / B »); a seated player, whose table says « Nous / Eux »,
+    reads « ton équipe » / « l'équipe adverse »."""
+    if me is None or "équipe" not in text:
+        return text
+    mine = team_of(me)
+    for team in ("A", "B"):
+        ours = team == mine
+        text = text.replace(f"l'équipe {team}", "ton équipe" if ours else "l'équipe adverse")
+        text = text.replace(f"L'équipe {team}", "Ton équipe" if ours else "L'équipe adverse")
+    return text
+
+
 def sentence(phrases: list[tuple[int | None, str, str]], names: dict, me: int | None = None) -> str:
     """Phrases told in order; a run of phrases of one subject shares it: « X a pioché, a jeté le 7 de cœur. »"""
     parts: list[str] = []
     subject = object()
     for seat, aux, rest in phrases:
         if seat is None:
-            parts.append(rest.rstrip("."))
+            parts.append(for_reader(rest, me).rstrip("."))
             subject = object()
             continue
         you = me is not None and seat == me

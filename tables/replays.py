@@ -107,3 +107,16 @@ def hands_at(table: Table, state: dict, seat_names: dict[int, str]) -> list[dict
         out.append({"position": position, "name": seat_names[position],
                     "pieces": [{"id": p, "words": narration.card_words(p)} for p in hand if p]})
     return out
+
+
+def deal_line(table: Table, rnd: Round, seat_names: dict[int, str]) -> str:
+    """The replay's first step in words: « Zoé distribue les cartes. » (« les tuiles » in a tile game), or
+    « Les cartes sont distribuées. » when the game has no dealer."""
+    engine = services.engine_for(table)
+    state = rnd.steps[0].state
+    hand = [piece_id(p) for p in (engine.view(state, min(seat_names, default=0)).get("hand") or [])]
+    pieces = narration.piece_noun(hand[0] if hand else None) + "s"
+    dealer = engine.public_view(state).get("dealer")
+    if isinstance(dealer, int) and not isinstance(dealer, bool) and dealer in seat_names:
+        return f"{seat_names[dealer]} distribue les {pieces}."
+    return f"Les {pieces} sont distribuées."

@@ -267,6 +267,7 @@ def table_replay(request, table_id: int, number: int):
         "game": table.game, "real_table": table, "round": rnd, "index": index, "last": last,
         "match_over": match_over, "replaying": True,
         "hands": replays.hands_at(table, rnd.steps[index].state, names) if match_over and index == last else [],
+        "deal_line": replays.deal_line(table, rnd, names) if index == 0 else "",
         "seated": any(s.user_id == request.user.pk for s in seats),
     })
     parts = {**context, "csrf_input": ""}

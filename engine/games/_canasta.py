@@ -152,7 +152,7 @@ class CanastaGame(Game):
     # score-sheet rows of bonuses and threes, the celebration of a going out, the match's default length.
     table_words: dict = {}
     phase_hints = {
-        FIRST_TURN: "Premier tour : défausse une tuile.",
+        FIRST_TURN: "Premier tour : défausse une tuile.",  # tiles only (the cards have no first-turn discard)
         DRAW: "Pioche ou prends la pile.",
         MELD: "Pose tes combinaisons si tu veux, puis défausse.",
         ROUND_OVER: "Manche terminée.",
@@ -601,7 +601,7 @@ class CanastaGame(Game):
         if state["phase"] != DRAW or seat not in self.to_act(state) or state["question"]:
             return None
         take, refusal = self._take_attempt(state, seat)
-        return None if take is not None else refusal
+        return None if take is not None else self.rules.say(refusal)
 
     def _take_attempt(self, state: dict, seat: int) -> tuple[dict | None, str]:
         """(the canonical take_pile, or None; why not, in French)."""
@@ -689,6 +689,14 @@ class CanastaGame(Game):
     })
 
     def apply(self, state: dict, seat: int, move: dict) -> tuple[dict, list]:
+        try:
+            return self._apply(state, seat, move)
+        except IllegalMove as error:  # the refusal in this game's words (« carte » / « tuile »)
+            error.message = self.rules.say(error.message)
+            error.args = (f"{error.code}: {error.message}",)
+            raise
+
+    def _apply(self, state: dict, seat: int, move: dict) -> tuple[dict, list]:
         if not isinstance(move, dict):
             raise illegal("bad_move")
         action = move.get("action")

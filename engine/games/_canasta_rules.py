@@ -11,6 +11,8 @@ ROUND_OVER, MATCH_OVER = "ROUND_OVER", "MATCH_OVER"
 TEAMS = ("A", "B")
 CANASTA_SIZE = 7
 
+# The refusals name a piece « pièce »: each game says its own word (`CanastaRules.say`: « carte » / « tuile »,
+# both feminine, so the rest of the sentence stands).
 MESSAGES = {
     "bad_move": "Coup invalide.",
     "unknown_action": "Action inconnue.",
@@ -26,18 +28,18 @@ MESSAGES = {
     "ask_before_table": "La permission de sortir se demande avant de poser quoi que ce soit.",
     "no_question_here": "Dans ce jeu, on ne demande pas la permission de sortir.",
     "must_draw_first": "Pioche d'abord (ou prends la pile).",
-    "first_turn_discard": "Premier tour : tu ne peux que défausser une tuile.",
+    "first_turn_discard": "Premier tour : tu ne peux que défausser une pièce.",
     "already_drew": "Tu as déjà pioché.",
     "stock_empty": "La pioche est vide.",
     "stock_not_empty": "La pioche n'est pas vide : pioche.",
-    "must_take_pile": ("La pioche est vide et la carte du dessus va sur votre combinaison : "
+    "must_take_pile": ("La pioche est vide et la pièce du dessus va sur votre combinaison : "
                        "tu dois prendre la pile."),
     "no_joker_here": "Le bouton Joker n'existe pas dans ce jeu.",
     "no_joker_left": "Il n'y a plus de joker dans la pioche.",
     "no_joker_balance": "Tu n'as plus de joker sur ton compte.",
     "pile_empty": "La pile est vide.",
     "pile_blocked": "La pile est bloquée : la pièce du dessus ne se prend pas.",
-    "pile_one_card": "Une pile d'une seule carte ne se prend pas quand il te reste une seule carte.",
+    "pile_one_card": "Une pile d'une seule pièce ne se prend pas quand il te reste une seule pièce.",
     "top_not_used": "Pour prendre la pile, pose la pièce du dessus dans une de tes combinaisons.",
     "top_twice": "La pièce du dessus ne peut servir qu'une fois.",
     "need_pair": ("Pour prendre la pile, il faut dans ta main deux pièces naturelles du même rang que celle "
@@ -60,16 +62,16 @@ MESSAGES = {
     "too_many_wilds": "Pas plus de 3 jokers dans une combinaison.",
     "wilds_not_fewer": "Une combinaison doit avoir plus de pièces naturelles que de jokers.",
     "twos_jokers": "Une combinaison de 2 : au plus 2 jokers, moins que les 2.",
-    "keep_a_piece": "Garde une tuile pour la défausse : on ne pose jamais sa dernière tuile.",
+    "keep_a_piece": "Garde une pièce pour la défausse : on ne pose jamais sa dernière pièce.",
     "nothing_to_undo": "Il n'y a rien à annuler.",
     "not_in_meld_phase": "Ce coup n'est pas possible maintenant.",
     "below_minimum": "Première pose insuffisante.",
     "need_canasta": "Pour sortir, ton équipe doit avoir au moins une canasta : garde une pièce en main.",
     "not_allowed_out": "Ton partenaire a répondu non : tu ne peux pas sortir ce tour-ci.",
     "must_go_out": "Ton partenaire a répondu oui et tu peux sortir : tu dois sortir ce tour-ci.",
-    "no_discard_last_red3": "La dernière carte de la pioche était un 3 rouge : pas de défausse, termine ton tour.",
+    "no_discard_last_red3": "La dernière pièce de la pioche était un 3 rouge : pas de défausse, termine ton tour.",
     "not_last_red3": "Tu finis ton tour en défaussant.",
-    "hand_not_empty": "Tu ne peux sortir qu'une fois toutes tes cartes posées.",
+    "hand_not_empty": "Tu ne peux sortir qu'une fois toutes tes pièces posées.",
     "card_not_in_hand": "Tu n'as pas cette pièce.",
     "bad_card": "Pièce invalide.",
     "no_decision": "Tu n'as rien à jouer maintenant.",
@@ -112,6 +114,11 @@ class CanastaRules:
     pile_one_card_rule: bool  # cards: 1-card pile not taken with 1 card in hand
     take_with_wild: bool  # cards, unfrozen pile, melded team: t + a natural + a wild, or t alone on the meld
     target: int | None  # cards: 5,000
+
+    def say(self, text: str) -> str:
+        """A French sentence with this game's word for a piece: « carte » (cards) or « tuile » (tiles)."""
+        word = "carte" if self.pieces.kind == "cards" else "tuile"
+        return text.replace("pièce", word).replace("Pièce", word.capitalize())
 
     def minimum(self, score: int) -> int:
         if score < 0:

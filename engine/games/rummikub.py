@@ -2,7 +2,8 @@
 
 A turn (phase `TURN`) is one of:
 
-- `draw_stock` (pool not empty) or `pass` (pool empty), with nothing staged;
+- `draw_stock` (pool not empty) or `pass` (pool empty; its event says `reason: "pool_empty"`, so the table
+  tells a turn passed, not Gin's upcard left), with nothing staged;
 - `rearrange {table, jokers?}`: a private proposal of the whole table (any number of times, checked only
   for ownership: intermediate proposals may be invalid), `undo` / `undo {all: true}`;
 - `end_turn {table?, jokers?, placed?}`: the commit. Without `table` it commits the last proposal; with
@@ -458,7 +459,7 @@ class Rummikub(Game):
             raise illegal("pool_not_empty")
         new = dict(state)
         new["passes"] = state["passes"] + 1
-        events = [event("pass", seat=seat)]
+        events = [event("pass", seat=seat, reason="pool_empty")]
         if new["passes"] >= len(new["active"]):
             return new, events + self._end_round(new, None)
         return new, events + self._next_turn(new)

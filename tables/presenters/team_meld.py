@@ -266,13 +266,31 @@ def round_end(pieces: Pieces, view: dict, names: dict, me: int | None, my_team: 
         hands.append({"name": names.get(seat, "?"), "is_me": seat == me, "went_out": seat == went,
                       "pieces": tuple(pieces.ctx(p) for p in hand),
                       "points": sum(pieces.P.value[p] for p in hand)})
-    celebrate = words["celebrate"].get(last.get("ending"), "")
+    celebrate, headline = going_out_headline(words, last, my_team)
     return {
-        "round": last["round"], "ending": ending, "celebrate": celebrate, "rows": tuple(rows), "hands": tuple(hands),
+        "round": last["round"], "ending": ending, "celebrate": celebrate, "headline": headline,
+        "rows": tuple(rows), "hands": tuple(hands),
         "teams": tuple({"label": team_label(t, my_team), "is_us": t == (my_team or "A"),
                         "who": " et ".join(names.get(s, "?") for s in range(4) if TEAM_OF[s] == t),
                         "total": teams[t]["total"], "score": teams[t]["score"]} for t in order),
     }
+
+
+def going_out_headline(words: dict, last: dict, my_team: str | None) -> tuple[str, str]:
+    """(celebration, plain headline) of a hand someone went out of, for the reader's side: my team went out,
+    « Canasta ! Nous sortons ! » (the red celebration); the other team, « Eux sortent ! »; a spectator, « Équipe A
+    sort ! ». A hand the stock ended has neither (its summary line says it)."""
+    ending, went = last.get("ending"), last.get("went_out")
+    shout = words["celebrate"].get(ending, "")
+    if not shout or went is None:
+        return "", ""
+    team = TEAM_OF.get(went)
+    label = team_label(team, my_team)
+    hidden = ", main cachée" if ending == "concealed" else ""
+    if team == my_team:
+        return f"{words['celebrate'].get('out', shout)} Nous sortons{hidden} !", ""
+    verb = "sortent" if label == "Eux" else "sort"
+    return "", f"{label} {verb}{hidden} !"
 
 
 def match_line(view: dict, words: dict) -> str:

@@ -12,7 +12,7 @@ import json
 
 from markupsafe import Markup
 
-from engine import cards
+from engine import cards, narration
 from tables import live
 from tables.presenters.base import Presenter
 from tables.presenters.cards import card_ctx
@@ -191,6 +191,9 @@ def deal_end(engine, view: dict, words: dict, names: dict) -> dict | None:
         "trump_ctx": suit_ctx(last.get("trump")),
         "winner_word": words.get(last.get("team"), ""),
         "celebrate": celebrate,
+        # the engine names the teams « l'équipe A / B »: a player, whose table says « Nous / Eux », reads
+        # « ton équipe » / « l'équipe adverse »
+        "reason": narration.for_reader(last.get("reason") or "", view.get("seat")),
     }
 
 

@@ -88,7 +88,7 @@ def test_a_finished_round_is_replayed_step_by_step_with_the_keyboard(live_site, 
     page.get_by_test_id("finished-tables").get_by_role("link", name=re.compile("Revoir")).first.click()
     page.get_by_role("link", name="Manche 1", exact=True).click()
     position = page.get_by_test_id("replay-position")
-    expect(position).to_have_text(f"La donne sur {last}")
+    expect(position).to_have_text(f"La donne, avant les {last} coups de la manche")
     expect(page.locator("#replay-root[data-replay-keys=on]")).to_have_count(1)
     page.keyboard.press("ArrowRight")
     expect(position).to_have_text(f"Coup 1 sur {last}")
@@ -105,7 +105,7 @@ def test_a_finished_round_is_replayed_step_by_step_with_the_keyboard(live_site, 
     expect(page.get_by_test_id("replay-hands")).to_be_visible()  # the match is over: the hands are shown
     page.screenshot(path=str(artifacts_dir / "replay-round-end.png"), full_page=True)
     page.keyboard.press("Home")
-    expect(position).to_have_text(f"La donne sur {last}")
+    expect(position).to_have_text(f"La donne, avant les {last} coups de la manche")
     for _ in range(3):  # keys pressed faster than the steps arrive add up
         page.keyboard.press("ArrowRight")
     expect(position).to_have_text(f"Coup 3 sur {last}")

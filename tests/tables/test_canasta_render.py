@@ -155,6 +155,16 @@ def test_the_round_end_sheet_per_team(player):
                  "Total de la manche"):
         assert line in sheet
     assert "Tu es sorti" in html and 'data-testid="celebrate"' in html
+    # the headline says what happened for the reader's side: celebrated by the team that went out only
+    table = _table(player, "canasta", state, version=6)
+    pushes = _pushes(table)
+    for us in (0, 2):
+        assert 'data-testid="celebrate">Canasta ! Nous sortons !<' in pushes[us]
+    for them in (1, 3):
+        assert 'data-testid="celebrate"' not in pushes[them] and "Canasta !" not in pushes[them]
+        assert 'data-testid="going-out">Eux sortent !<' in pushes[them]
+    spectator = render_push(table, reads.seats_of(table.pk), None)
+    assert 'data-testid="going-out">Équipe A sort !<' in spectator and "Nous sortons" not in spectator
     teams = state["last_round"]["teams"]
     assert f'data-testid="round-total-us">{teams["A"]["total"]}<' in html
     assert f'data-testid="round-total-them">{teams["B"]["total"]}<' in html
@@ -216,8 +226,8 @@ def test_a_refused_move_shows_its_french_reason_and_changes_nothing(player):
 
 
 @pytest.mark.parametrize(("pile", "frozen", "reason"), [
-    (["9C1", "5D1", "6D1"], False, "il faut dans ta main deux pièces naturelles du même rang"),  # no 6 in hand
-    (["9C1", "5D1", "2S2"], False, "La pile est bloquée : la pièce du dessus ne se prend pas."),  # a wild on top
+    (["9C1", "5D1", "6D1"], False, "il faut dans ta main deux cartes naturelles du même rang"),  # no 6 in hand
+    (["9C1", "5D1", "2S2"], False, "La pile est bloquée : la carte du dessus ne se prend pas."),  # a wild on top
 ])
 def test_a_pile_i_cannot_take_shows_its_button_disabled_with_the_reason(player, pile, frozen, reason):
     state = _card_state(pile=pile, frozen=frozen)

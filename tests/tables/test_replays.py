@@ -62,7 +62,10 @@ def test_a_finished_round_is_replayed_step_by_step_with_the_hands_at_its_end(fin
     last = len(rnd.steps) - 1
     url = reverse("tables:replay", args=[finished_table.pk, 1])
     first = player_client.get(url).content.decode()
-    assert "La donne sur" in first and 'data-replay-next href="?etape=1"' in first
+    assert f"La donne, avant les {last} coups de la manche" in first and 'data-replay-next href="?etape=1"' in first
+    assert "La donne sur" not in first
+    # the deal told in the game's words, by its dealer (Gin has one)
+    assert " distribue les cartes.</p>" in first
     assert 'data-testid="replay-hands"' not in first
     second = player_client.get(url + "?etape=1").content.decode()
     assert "Coup 1 sur" in second

@@ -222,7 +222,14 @@ def test_the_score_sheet_and_the_end_of_a_deal(player):
     html = pushes[0]
     us, them = ("A", "B")
     assert "Fin de la donne 1" in html and f"Enchère&nbsp;: <strong>{last['bid']}</strong>" in html
-    assert last["reason"].replace("'", "&#39;") in html
+    # the engine names « l'équipe A / B »; seat 0 (team A, « Nous ») reads « ton équipe » / « l'équipe adverse »
+    mine = last["reason"].replace("l'équipe A", "ton équipe").replace("l'équipe B", "l'équipe adverse")
+    assert mine.replace("'", "&#39;") in html, mine
+    outcome = re.search(r'data-testid="deal-outcome">([^<]*)<', html).group(1)
+    assert not re.search(r"[ée]quipe [AB]\b", outcome), outcome
+    table = _table(player, state, version=6)
+    spectator = render_push(table, reads.seats_of(table.pk), None)
+    assert last["reason"].replace("'", "&#39;") in spectator and "ton équipe" not in spectator
     assert f'data-testid="balls-us"><strong>{state["balls"][us]}</strong>' in html
     assert f'data-testid="balls-them"><strong>{state["balls"][them]}</strong>' in html
     assert f'data-testid="deal-points-us">{last["points"][us]}' in html
