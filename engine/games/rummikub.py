@@ -458,7 +458,7 @@ class Rummikub(Game):
             raise illegal("pool_not_empty")
         new = dict(state)
         new["passes"] = state["passes"] + 1
-        events = [event("pass", seat=seat)]
+        events = [event("pass", seat=seat, empty_pool=True)]  # narration: not Gin's pass on the upcard
         if new["passes"] >= len(new["active"]):
             return new, events + self._end_round(new, None)
         return new, events + self._next_turn(new)
