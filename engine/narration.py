@@ -13,7 +13,8 @@ Pure (no Django). Two steps:
 The words follow each family's events (engine/README.md): the draw-and-discard games (`draw`,
 `take_discard`, `discard`, `left`, `stock_rebuilt`, `round_void`), Thanasis (`close`, `burnt`), Gin (`pass`,
 `knock`, `gin`, `undercut`, `eliminated`) and the table-meld rummies (`meld`, `lay_off`, `swap_joker`,
-`opened`, `take_undone`, `go_out`, `round_over` with a winner).
+`opened`, `take_undone`, `go_out`, `round_over` with a winner, or blocked: the rummies' stock out a second time,
+Rummikub's empty pool).
 """
 
 from engine import cards
@@ -37,7 +38,7 @@ KEPT = {
     "take_undone": ("seat", "card"),
     "go_out": ("seat",),
     "table": ("seat", "placed"),  # Rummikub: a turn committed, `placed` the rack tiles it laid
-    "round_over": ("winner",),
+    "round_over": ("winner", "ending", "points"),
     "left": ("seat",),
     "burnt": ("seat", "total", "left"),
     "eliminated": ("seat", "total", "left"),
@@ -190,8 +191,7 @@ def phrase(evt: dict, names: dict) -> tuple[int | None, str, str] | None:
     if kind in CANASTA_PHRASES:
         return seat, "avoir", CANASTA_PHRASES[kind](evt)
     if kind == "round_over":
-        winner = evt.get("winner")
-        return (winner, "avoir", "posé toute {sa} main") if winner is not None else None
+        return _round_over_phrase(evt)
     if kind == "left":
         return seat, "avoir", "quitté la table"
     if kind in ("burnt", "eliminated"):
@@ -205,6 +205,19 @@ def phrase(evt: dict, names: dict) -> tuple[int | None, str, str] | None:
     if kind == "round_void":
         return None, "", "Manche annulée : personne ne marque de points."
     return _trick_phrase(kind, evt, seat)
+
+
+def _round_over_phrase(evt: dict) -> tuple[int | None, str, str] | None:
+    """A round won by emptying one's hand; a blocked round: nobody went out (never « a posé toute sa main »)."""
+    winner = evt.get("winner")
+    if evt.get("ending") == "blocked":
+        if winner is not None:  # Rummikub: the pool is empty and everyone passed, the lowest rack wins
+            return winner, "avoir", "gagné la manche : plus personne ne peut jouer et {son} chevalet est le plus petit"
+        # the table-meld rummies: the stock ran out after its one rebuild (§9)
+        counted = any(p for p in evt.get("points") or () if isinstance(p, int))
+        how = "chacun compte ses cartes" if counted else "personne n'est sorti ni ne marque de points"
+        return None, "", f"La pioche est épuisée une seconde fois : la manche s'arrête, {how}."
+    return (winner, "avoir", "posé toute {sa} main") if winner is not None else None
 
 
 def _trick_phrase(kind: str, evt: dict, seat) -> tuple[int | None, str, str] | None:

@@ -437,6 +437,7 @@ class Rollout:
             self.opened[seen.seat] = True
         self.pile = list(seen.pile)
         self.stock = list(stock)
+        self.rebuilt = bool(seen.view.get("stock_rebuilds"))  # §9: one rebuild a round, then the round stops
         self.order = [*seen.opponents(), seen.seat]  # turn order after this seat's turn
         self.held: dict[int, set] = {}
         self.version = 0  # table changes, for `layoffs`
@@ -449,8 +450,9 @@ class Rollout:
 
     def draw(self) -> str | None:
         if not self.stock:
-            if len(self.pile) < 2:
+            if self.rebuilt or len(self.pile) < 2:
                 return None
+            self.rebuilt = True
             rest = self.pile[:-1]
             self.rng.shuffle(rest)
             self.stock = rest

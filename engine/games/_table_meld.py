@@ -36,6 +36,10 @@ from engine.melds.rules import MeldRules
 from engine.rng import shuffled
 
 MELD = "MELD"
+# §9: the stock is rebuilt from the discard pile once a round; when it runs out again the round is blocked:
+# it stops and is scored as it stands (`TableMeldGame._round_blocked`). Unlimited rebuilds let a round
+# where nothing can be laid any more go round for ever.
+MAX_REBUILDS = 1
 
 MESSAGES = {
     **dd.MESSAGES,
@@ -531,8 +535,11 @@ class TableMeldGame(dd.DrawDiscardGame):
         return new, events, used_existing
 
     def _start_turn(self, new: dict) -> list[dict]:
-        """A turn starts in DRAW; a seat that can neither draw nor take voids the round (cannot happen
-        with these decks unless players left with the cards)."""
+        """A turn starts in DRAW. The stock empty once it has been rebuilt (it runs out a second time): the
+        round is blocked (§9). A seat that can neither draw nor take voids the round (cannot happen with
+        these decks unless players left with the cards)."""
+        if not new["stock"] and new["rebuilds"] >= MAX_REBUILDS:
+            return self._round_blocked(new)
         if self._can_draw_stock(new) or self._can_take(new):
             return []
         return self._void_round(new)
@@ -560,6 +567,29 @@ class TableMeldGame(dd.DrawDiscardGame):
         events += self._after_round(new, winner, ending, points, players, last_card)
         return events
 
+    def _round_blocked(self, new: dict) -> list[dict]:
+        """§9: the stock ran out a second time: nobody went out; the round stops and is scored as it
+        stands, every hand counted as at a normal round end (`_blocked_points`), then §7 as usual."""
+        hands = {s: list(new["hands"][s]) for s in new["active"]}
+        hand_points = {s: self.hand_points(h) for s, h in hands.items()}
+        points = self._blocked_points(new, hand_points)
+        new["scores"] = list(new["scores"])
+        for s in new["active"]:
+            new["scores"][s] += points[s]
+        players = [{
+            "seat": s, "hand": dd.sorted_cards(hands[s]), "melds": [], "deadwood": dd.sorted_cards(hands[s]),
+            "deadwood_points": hand_points[s], "points": points[s],
+        } for s in new["active"]]
+        self._reset_turn(new)
+        new["current"] = None
+        events = [event("round_over", round=new["round"], winner=None, ending="blocked", points=points,
+                        totals=list(new["scores"]), players=players)]
+        return events + self._after_round(new, None, "blocked", points, players, None)
+
+    def _blocked_points(self, state: dict, hand_points: dict) -> list:
+        """A blocked round (§9): every player adds the penalty of the cards left in his hand, no bonus."""
+        return [hand_points.get(s) for s in range(state["seats"])]
+
     def _ending(self, state: dict, winner: int, was_opened: bool, used_existing: bool) -> str:
         raise NotImplementedError
 
@@ -567,18 +597,21 @@ class TableMeldGame(dd.DrawDiscardGame):
         raise NotImplementedError
 
     def _record(self, new: dict, winner, ending: str, points: list, players: list, last_card, **extra) -> None:
+        void = ending == "void"
         new["history"] = [*new["history"], {
-            "round": new["round"], "dealer": new["dealer"], "void": winner is None, "winner": winner,
+            "round": new["round"], "dealer": new["dealer"], "void": void, "winner": winner,
             "ending": ending, "points": points, "totals": list(new["scores"]), **extra,
         }]
         new["last_round"] = {
-            "round": new["round"], "dealer": new["dealer"], "void": winner is None, "winner": winner,
+            "round": new["round"], "dealer": new["dealer"], "void": void, "winner": winner,
             "ending": ending, "last_card": last_card, "players": players, "points": points,
             "totals": list(new["scores"]), "table": [self.meld_view(m) for m in new["table"]], **extra,
         }
 
-    def _after_round(self, new: dict, winner: int, ending: str, points: list, players: list, last_card) -> list:
-        """§7 of Rami, Rami 40, Kalooki: a total over the point limit eliminates; the last one left wins."""
+    def _after_round(self, new: dict, winner: int | None, ending: str, points: list, players: list,
+                     last_card) -> list:
+        """§7 of Rami, Rami 40, Kalooki: a total over the point limit eliminates; the last one left wins.
+        After a blocked round (no winner) everyone may be over at once: the lowest total wins (ties share)."""
         limit = int(new["options"][self.match_option])
         over = [s for s in new["active"] if s != winner and new["scores"][s] > limit]
         self._record(new, winner, ending, points, players, last_card, eliminated=over)
@@ -587,6 +620,9 @@ class TableMeldGame(dd.DrawDiscardGame):
         events = [event("eliminated", seat=s, total=new["scores"][s]) for s in over]
         if over:
             self._eliminate(new, over, "eliminated")
+        if not new["active"]:
+            low = min(new["scores"][s] for s in over)
+            return events + self._finish(new, [s for s in over if new["scores"][s] == low], "all_eliminated")
         if len(new["active"]) <= 1:
             return events + self._finish(new, list(new["active"]), "last_standing")
         new["phase"] = ROUND_OVER

@@ -64,12 +64,18 @@ class RamiTraditionnel(TableMeldGame):
             gain += CHASSE_BONUS
         return [None if s not in hand_points else gain if s == winner else 0 for s in range(state["seats"])]
 
-    def _after_round(self, new: dict, winner: int, ending: str, points: list, players: list, last_card) -> list:
-        """§7: the match ends when a total reaches the target (or after one round)."""
+    def _blocked_points(self, state: dict, hand_points: dict) -> list:
+        """§9: a blocked round has nobody out, and only the player who goes out scores: nobody scores."""
+        return [0 if s in hand_points else None for s in range(state["seats"])]
+
+    def _after_round(self, new: dict, winner: int | None, ending: str, points: list, players: list,
+                     last_card) -> list:
+        """§7: the match ends when a total reaches the target (or after one round won: a blocked round,
+        won by nobody, is dealt again)."""
         self._record(new, winner, ending, points, players, last_card)
         target = new["options"]["target"]
         active = new["active"]
-        if target == "1" or any(new["scores"][s] >= int(target) for s in active):
+        if (target == "1" and winner is not None) or any(new["scores"][s] >= int(target) for s in active):
             top = max(new["scores"][s] for s in active)
             return self._finish(new, [s for s in active if new["scores"][s] == top],
                                 "single_round" if target == "1" else "target")

@@ -175,3 +175,37 @@ def test_a_rummikub_turn_is_told_by_the_tiles_it_laid_and_a_round_won_without_ca
     assert events[0] == {"kind": "table", "seat": 1, "placed": ["R1a", "R2a", "R3a"]}
     told = narration.turns([{"seat": 1, "events": events}], {1: "Robot Expert"}, 0)
     assert told == [{"seat": 1, "text": "Robot Expert a posé 3 tuiles, a posé toute sa main."}]
+
+
+def test_a_blocked_rummikub_round_is_told_as_blocked_not_as_a_hand_laid():
+    """Issue 31 §6: the pool empty and everyone passing, « Derniers coups » said « Robot Confirmé a posé toute sa
+    main » of the lowest rack, which still held its tiles; and each pass was Gin's « a laissé la carte retournée »."""
+    from tests.engine.test_rummikub import GAME, position
+
+    state = position([["R12a"], ["K10a", "B10a"], ["Y7a", "Y2a", "B3a", "R9b"]], pool=[], rounds="3")
+    entries = []
+    for seat in (0, 1, 2):
+        state, events = GAME.apply(state, seat, {"action": "pass"})
+        entries.append({"seat": seat, "events": narration.public_events(events)})
+    assert state["last_round"]["ending"] == "blocked" and state["last_round"]["winner"] == 0
+    lines = [t["text"] for t in narration.turns(entries, NAMES)]
+    assert lines == [
+        "Zoé a passé son tour (la pioche est vide).",
+        "Robot Expert a passé son tour (la pioche est vide).",
+        "Robot Confirmé a passé son tour (la pioche est vide). Zoé a gagné la manche : plus personne ne peut jouer et son "
+        "chevalet est le plus petit.",
+    ]
+    mine = narration.turns(entries[-1:], NAMES, me=0)[0]["text"]
+    assert mine.endswith("Tu as gagné la manche : plus personne ne peut jouer et ton chevalet est le plus petit.")
+    assert not any("posé toute" in line or "carte retournée" in line for line in lines)
+
+
+def test_a_rummy_round_blocked_on_the_stock_tells_nobody_went_out():
+    blocked = event("round_over", winner=None, ending="blocked", points=[12, 30, None])
+    assert told([event("discard", seat=1, card="KC1"), blocked]) == (
+        "Robot Expert a jeté le Roi de trèfle. La pioche est épuisée une seconde fois : la manche s'arrête, chacun "
+        "compte ses cartes.")
+    nobody = event("round_over", winner=None, ending="blocked", points=[0, 0])
+    assert told([nobody]) == ("La pioche est épuisée une seconde fois : la manche s'arrête, personne n'est sorti ni "
+                              "ne marque de points.")
+    assert told([event("round_over", winner=1, ending="out", points=[12, 0])]) == "Robot Expert a posé toute sa main."

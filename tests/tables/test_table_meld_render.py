@@ -161,3 +161,22 @@ def test_an_eliminated_player_gets_a_red_x_and_quitter_while_the_others_go_on(ma
     html = render_push(table, seats, other)
     assert "Manche suivante</button>" in html and "Tu es éliminé" not in html
     assert html.count('class="out-x"') >= 1, "the eliminated opponent's seat carries the red X"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_blocked_round_says_the_stock_ran_out_and_nobody_went_out(slug, make_player):
+    """Issue 31 §6: the stock out a second time stops the round; nobody is told he laid all his cards."""
+    from tests.engine.test_table_meld_properties import rig
+
+    engine = games.get(slug)
+    state = rig(engine, {0: ["5S1", "KH1"], 1: ["9D1"]}, stock=[], options=OPTIONS[slug])
+    state["rebuilds"] = 1
+    state, _ = engine.apply(state, 0, {"action": "discard", "card": "KH1"})
+    assert state["last_round"]["ending"] == "blocked"
+    table, seats = _table(slug, state, make_player)
+    for seat in [*seats, None]:
+        html = render_push(table, seats, seat)
+        assert "La pioche est épuisée une seconde fois" in html and "personne n" in html
+        assert "a posé toutes ses cartes" not in html and "est sorti</span>" not in html
+        assert ("personne ne marque" in html) == (slug == "rami-traditionnel")
+        assert ("comme pénalités" in html) == (slug != "rami-traditionnel")
