@@ -21,9 +21,11 @@ from engine.games._canasta_rules import CANASTA_SIZE, MESSAGES, plural
 
 NEED_PAIR_OR_MELD = ("Pour prendre la pile, il faut dans ta main deux pièces naturelles du même rang que celle du "
                      "dessus, ou une naturelle et un joker, ou une combinaison de ton équipe de ce rang.")
-# A rigged state (never a dealt hand: a team that has not melded holds at most 15 pieces) could make the product
-# of the ranks' choices huge: past this many, a rank other than the top's is used whole or not at all.
-MAX_COMBINATIONS = 20000
+# The search visits (choices of the top meld) x (choices of each other rank) x (numbers of 2s and of jokers)
+# counts. A team that has not melded holds at most 15 pieces in play (about a thousand counts at most); a rigged
+# state with a huge hand could need far more: past this many, each other rank is used whole or not at all, and the
+# least valuable ranks are left out (the offers may then miss some pick-ups of that state).
+MAX_COMBINATIONS = 5000
 
 
 def opening_short(best: int | None, minimum: int) -> str:
@@ -110,13 +112,16 @@ def pick_ups(game, state: dict, seat: int) -> tuple[list, str]:
             g = group("2", twos, False)
             if g.options:
                 others.append(g)
+    wild_ways = (len(twos) + 1) * (len(jokers) + 1)
+    if _ways(first, others, wild_ways, whole=False) > MAX_COMBINATIONS:
+        # never from a deal: each other rank whole or not at all, and the least valuable ranks left out
+        others.sort(key=lambda g: -P.value[g.naturals[0]] * g.options[-1][0])
+        while others and _ways(first, others, wild_ways, whole=True) > MAX_COMBINATIONS:
+            others.pop()
+        for g in others:
+            g.options = [g.options[-1]]
     groups = [first, *others]
     choices = [first.options] + [[None, *g.options] for g in others]
-    size = 1
-    for c in choices:
-        size *= len(c)
-    if size > MAX_COMBINATIONS:
-        choices = [first.options] + [[None, *{g.options[0], g.options[-1]}] for g in others]
     canasta_now = any(len(pieces) >= CANASTA_SIZE for pieces in bases.values())
     may_go_out = state["turn"]["permission"] != "no"
     found: dict = {}
@@ -175,6 +180,13 @@ def pick_ups(game, state: dict, seat: int) -> tuple[list, str]:
     if not out:  # never expected: the counts above follow check_take
         return [], MESSAGES["pile_strands"]
     return out, ""
+
+
+def _ways(first, others, wild_ways, whole):
+    n = len(first.options) * wild_ways
+    for g in others:
+        n *= 2 if whole else len(g.options) + 1
+    return n
 
 
 def _canasta(chosen, wilds, low, j_low, j_high, canasta_now):
