@@ -14,8 +14,9 @@ its melds (at most one per rank; the tile game adds one meld of 2s). "Piece" = c
 | `{"action": "take_joker"}` | tiles, `DRAW`: a joker tile in the stock, the seat's account balance > 0 |
 | `{"action": "take_pile", "melds": [[ids], ...]}` | `DRAW`: one list holds the top piece `t` with two naturals of |
 |   | its rank from the hand (cards, unfrozen pile, melded team: also `[t]` alone onto the team's meld, or `t` + a |
-|   | natural + a wild); the other lists are melds from the hand (a team's first meld). A list of a rank the team |
-|   | has melded goes onto that meld. |
+|   | natural + a wild), and may hold more naturals of its rank and wilds of the hand within the meld limits; the |
+|   | other lists are melds from the hand (a team's first meld). A list of a rank the team has melded goes onto |
+|   | that meld. legal_moves offers the minimal legal pick-ups (engine/games/_canasta_pickup.py). |
 | `{"action": "pass"}` | cards, `DRAW`, stock empty and taking the pile not compulsory: the hand ends |
 | `{"action": "meld", "cards": [ids]}` | `MELD`, staged (private until the commit); a melded rank: a lay-off |
 | `{"action": "lay_off", "cards": [ids], "meld_id": "M3"}` | `MELD`, staged, onto a team meld (committed or staged) |
