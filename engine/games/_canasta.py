@@ -14,8 +14,9 @@ its melds (at most one per rank; the tile game adds one meld of 2s). "Piece" = c
 | `{"action": "take_joker"}` | tiles, `DRAW`: a joker tile in the stock, the seat's account balance > 0 |
 | `{"action": "take_pile", "melds": [[ids], ...]}` | `DRAW`: one list holds the top piece `t` with two naturals of |
 |   | its rank from the hand (cards, unfrozen pile, melded team: also `[t]` alone onto the team's meld, or `t` + a |
-|   | natural + a wild); the other lists are melds from the hand (a team's first meld). A list of a rank the team |
-|   | has melded goes onto that meld. |
+|   | natural + a wild), and may hold more naturals of its rank and wilds of the hand within the meld limits; the |
+|   | other lists are melds from the hand (a team's first meld). A list of a rank the team has melded goes onto |
+|   | that meld. legal_moves offers the minimal legal pick-ups (engine/games/_canasta_pickup.py). |
 | `{"action": "pass"}` | cards, `DRAW`, stock empty and taking the pile not compulsory: the hand ends |
 | `{"action": "meld", "cards": [ids]}` | `MELD`, staged (private until the commit); a melded rank: a lay-off |
 | `{"action": "lay_off", "cards": [ids], "meld_id": "M3"}` | `MELD`, staged, onto a team meld (committed or staged) |
@@ -83,7 +84,7 @@ from collections import Counter
 from engine import moves
 from engine.base import Game, GameInfo, event, team_of, to_seat
 from engine.errors import IllegalMove
-from engine.games import _canasta_view
+from engine.games import _canasta_pickup, _canasta_view
 from engine.games._canasta_pieces import Pieces
 from engine.games._canasta_rules import (
     CANASTA_SIZE,
@@ -91,7 +92,6 @@ from engine.games._canasta_rules import (
     FIRST_TURN,
     MATCH_OVER,
     MELD,
-    MESSAGES,
     ROUND_OVER,
     TEAMS,
     CanastaRules,
@@ -99,11 +99,6 @@ from engine.games._canasta_rules import (
     plural,
 )
 from engine.rng import StreamRandom, shuffled
-
-NEED_PAIR_OR_MELD = ("Pour prendre la pile, il faut dans ta main deux pièces naturelles du même rang que celle du "
-                     "dessus, ou une naturelle et un joker, ou une combinaison de ton équipe de ce rang.")
-OPENING_SHORT = ("Pour prendre la pile avant la première pose de ton équipe, la pièce du dessus et tes "
-                 "combinaisons doivent atteindre le minimum de première pose.")
 
 
 class CanastaGame(Game):
@@ -380,9 +375,8 @@ class CanastaGame(Game):
                 out.append({"action": "draw_stock"})
                 if self._joker_ok(state, seat):
                     out.append({"action": "take_joker"})
-            take = self.canonical_take(state, seat)
-            if take is not None:
-                out.append(take)
+            takes, _ = _canasta_pickup.pick_ups(self, state, seat)
+            out += [{"action": "take_pile", "melds": melds} for melds in takes]
             if not state["stock"] and not self._take_compulsory(state, seat):
                 out.append({"action": "pass"})
             if can_ask:
@@ -592,7 +586,7 @@ class CanastaGame(Game):
         return False
 
     def canonical_take(self, state: dict, seat: int) -> dict | None:
-        """A take_pile the rules allow now, in a canonical form, or None."""
+        """The first take_pile legal_moves offers (engine/games/_canasta_pickup.py), or None."""
         return self._take_attempt(state, seat)[0]
 
     def take_refusal(self, state: dict, seat: int) -> str | None:
@@ -604,82 +598,11 @@ class CanastaGame(Game):
         return None if take is not None else self.rules.say(refusal)
 
     def _take_attempt(self, state: dict, seat: int) -> tuple[dict | None, str]:
-        """(the canonical take_pile, or None; why not, in French)."""
-        block = self._pile_block(state, seat)
-        if block:
-            return None, MESSAGES[block]
-        P = self.P
-        team = team_of(seat)
-        top = state["pile"][-1]
-        rank = P.rank[top]
-        hand = P.sort(state["hands"][seat])
-        naturals = [p for p in hand if P.rank[p] == rank]
-        candidates = []
-        has_meld = any(m["rank"] == rank for m in state["melds"][team])
-        if not self._strict_take(state, team) and has_meld:
-            candidates.append([top])
-        if len(naturals) >= 2:
-            candidates.append([top] + naturals[:2])
-        elif not self._strict_take(state, team) and naturals:
-            wild = next((p for p in hand if P.is_wild(p)), None)
-            if wild:
-                candidates.append([top, naturals[0], wild])
-        refusal = MESSAGES["need_pair"] if self._strict_take(state, team) else NEED_PAIR_OR_MELD
-        for first in candidates:
-            melds = [first]
-            if not state["melded"][team]:
-                melds = self._opening_melds(state, seat, first)
-                if melds is None:
-                    refusal = OPENING_SHORT
-                    continue
-            try:
-                self.check_take(state, seat, melds)
-            except IllegalMove as error:
-                refusal = error.message
-                continue
-            return {"action": "take_pile", "melds": melds}, ""
-        return None, refusal
-
-    def _opening_melds(self, state: dict, seat: int, first: list) -> list | None:
-        """`first` plus melds from the hand (highest value first) until the team's minimum is reached."""
-        P = self.P
-        team = team_of(seat)
-        need = state["minimums"][team]
-        used = Counter(first)
-        used[state["pile"][-1]] -= 1
-        hand = list((Counter(state["hands"][seat]) - used).elements())
-        melds = [first]
-        total = self.value(first)
-        if total >= need:
-            return melds
-        for pieces in self._hand_melds(hand, skip={P.rank[first[0]]}):
-            melds.append(pieces)
-            total += self.value(pieces)
-            if total >= need:
-                return melds
-        return None
-
-    def _hand_melds(self, hand: list, skip=()) -> list:
-        """New melds from a hand: naturals per rank, a wild to each pair (most valuable first)."""
-        P = self.P
-        by_rank: dict = {}
-        for p in P.sort(hand):
-            if not P.is_wild(p) and P.rank[p] != "3":
-                by_rank.setdefault(P.rank[p], []).append(p)
-        wilds = sorted((p for p in hand if P.is_wild(p)), key=lambda p: (P.value[p], P.order[p]))
-        out = []
-        for rank, naturals in by_rank.items():
-            if rank in skip:
-                continue
-            if self.meld_error(rank, naturals) is None:
-                out.append(naturals)
-            elif len(naturals) == 2 and wilds:
-                pieces = naturals + [wilds[0]]
-                if self.meld_error(rank, pieces) is None:
-                    out.append(pieces)
-                    wilds = wilds[1:]
-        out.sort(key=lambda m: -self.value(m))
-        return out
+        """(the first offered take_pile, or None; why none, in French)."""
+        takes, refusal = _canasta_pickup.pick_ups(self, state, seat)
+        if not takes:
+            return None, refusal
+        return {"action": "take_pile", "melds": takes[0]}, ""
 
     # ------------------------------------------------------------ apply
 
