@@ -145,7 +145,7 @@ class CanastaGame(Game):
         "draw_stock": "Piocher", "take_pile": "Prendre la pile", "take_joker": "Joker",
         "meld": "Déposer", "lay_off": "Ajouter", "undo": "Annuler", "discard": "Défausser",
         "go_out": "Sortir", "end_turn": "Terminer le tour", "pass": "Ne pas prendre (fin de la manche)",
-        "ask_go_out": "Partenaire, puis-je sortir ?", "answer_go_out": "Répondre",
+        "ask_go_out": "Partenaire, puis-je sortir\u00a0?", "answer_go_out": "Répondre",
         "next_round": "Manche suivante",
     }
     # The rule set's words at the table (the family's presenter names no game): a closed meld by its kind, the

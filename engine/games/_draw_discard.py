@@ -184,7 +184,7 @@ class DrawDiscardGame(Game):
         "draw_stock": "Piocher",
         "take_discard": "Prendre la défausse",
         "pass": "Passer",
-        "close": "Je ferme !",
+        "close": "Je ferme\u00a0!",
         "knock": "Frapper",
         "next_round": "Manche suivante",
     }

@@ -126,7 +126,7 @@ class GinRami(dd.DrawDiscardGame):
 
     def action_label(self, action: str, view: dict) -> str:
         if action == "knock" and any(o.get("gin") for o in view.get("knock_options") or ()):
-            return "Frapper / Gin !"
+            return "Frapper / Gin\u00a0!"
         return super().action_label(action, view)
     info = GameInfo(
         slug="gin", name="Gin Rami", min_players=2, max_players=4, default_players=2,

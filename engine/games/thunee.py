@@ -338,14 +338,14 @@ class Thunee(Game):
     action_labels = {
         "bid": "Enchérir",
         "pass": "Passer",
-        "call_blind_thunee": "Thunee aveugle !",
+        "call_blind_thunee": "Thunee aveugle\u00a0!",
         "choose_trump": "Choisir l'atout",
-        "call_thunee": "Thunee !",
+        "call_thunee": "Thunee\u00a0!",
         "play_card": "Jouer",
         "declare_jodhi": "Jodhi",
         "jodhi_done": "Fini",
-        "call_double": "Double !",
-        "call_khanuck": "Khanuck !",
+        "call_double": "Double\u00a0!",
+        "call_khanuck": "Khanuck\u00a0!",
         "next_round": "Donne suivante",
     }
     phase_hints = {

@@ -164,8 +164,8 @@ def question_ctx(view: dict, names: dict, me: int | None) -> tuple[dict | None, 
         if partner == me:
             return {"asker": names.get(asker, "Ton partenaire")}, ""
         if asker == me:
-            return None, (f"Tu as demandé à {names.get(partner, 'ton partenaire')} : « Partenaire, puis-je sortir ? » "
-                          "En attente de sa réponse…")
+            return None, (f"Tu as demandé à {names.get(partner, 'ton partenaire')} : "
+                          "« Partenaire, puis-je sortir\u00a0? » En attente de sa réponse…")
         return None, ""
     if asker == me:
         if answer == "yes":

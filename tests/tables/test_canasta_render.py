@@ -107,7 +107,7 @@ def test_buttons_only_when_legal_and_taking_the_pile_is_one_button(player):
     pushes = _pushes(_table(player, "canasta", state))
     mine, other = pushes[0], pushes[1]
     assert "Piocher" in mine and 'data-cn-act="take_pile"' in mine and "Prendre la pile" in mine
-    assert "Partenaire, puis-je sortir ?" in mine
+    assert "Partenaire, puis-je sortir\u00a0?" in mine
     assert 'data-cn-act="discard"' not in mine and 'data-cn-act="meld"' not in mine  # not drawn yet
     assert "data-cn-act" not in other and "Piocher</button>" not in other
     assert "1<sup>re</sup> pose&nbsp;: 50&nbsp;pts" in mine
