@@ -148,6 +148,20 @@ class CanastaGame(Game):
         "ask_go_out": "Partenaire, puis-je sortir\u00a0?", "answer_go_out": "Répondre",
         "next_round": "Manche suivante",
     }
+    rule_sections = {
+        **dict.fromkeys(("not_your_turn", "must_draw_first", "already_drew", "first_turn_discard",
+                         "stock_not_empty", "not_in_meld_phase", "not_last_red3", "no_discard_last_red3"),
+                        "tour-de-jeu"),
+        **dict.fromkeys(("pile_empty", "pile_blocked", "pile_one_card", "top_not_used", "top_twice", "need_pair",
+                         "pile_strands"), "prendre-la-pile"),  # the frozen pile's rule is there too
+        "below_minimum": "premiere-pose",
+        **dict.fromkeys(("bad_melds", "mixed_ranks", "only_wilds", "rank_melded", "bonus_three", "no_threes",
+                         "black_threes", "black_threes_out", "too_short", "too_few_naturals", "too_many_wilds",
+                         "wilds_not_fewer", "twos_jokers", "unknown_meld"), "combinaisons"),
+        **dict.fromkeys(("need_canasta", "not_allowed_out", "must_go_out", "wait_answer", "already_asked",
+                         "ask_before_table", "hand_not_empty", "keep_a_piece", "no_question"), "sortir"),
+        **dict.fromkeys(("must_take_pile", "stock_empty"), "pioche-vide"),
+    }
     # The rule set's words at the table (the family's presenter names no game): a closed meld by its kind, the
     # score-sheet rows of bonuses and threes, the celebration of a going out, the match's default length.
     table_words: dict = {}

@@ -195,6 +195,13 @@ class DrawDiscardGame(Game):
         "FIRST_UPCARD": "Prends la carte retournée ou passe.",
     }
 
+    rule_sections = {
+        **dict.fromkeys(("not_your_turn", "wrong_phase", "must_draw_first", "already_drew", "must_draw_stock",
+                         "stock_empty", "discard_empty", "taken_card", "not_closable", "keep_a_card",
+                         "hand_not_empty", "take_forbidden", "taken_card_unused"), "tour-de-jeu"),
+        **dict.fromkeys(("invalid_meld", "bad_arrangement"), "combinaisons"),
+    }
+
     deck: tuple = ()
     deck_set: frozenset = frozenset()
     turn_actions: frozenset = frozenset()
