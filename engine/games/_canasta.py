@@ -61,7 +61,8 @@ the autoplay/bots after leaving), `last_round`, `result`.
   melds_after: [M] (my team's melds after them), points (new melds' value), opening_ok}`.
 - `question`: None or `{seat, partner, answer}` (answer None while pending, then "yes"/"no"), public;
   `permission`: the current turn's answer.
-- `legal`: `legal_moves(state, me)`; `joker_balance` and `joker_available` (tiles, mine; None for cards).
+- `legal`: `legal_moves(state, me)`; `joker_balance` and `joker_available` (tiles, mine; None for cards),
+  `joker_refusal` (tiles: why the Joker button is disabled at my draw, in French; else None).
 - `last_round` (at `ROUND_OVER` / `MATCH_OVER`): `{round, dealer, ending ("out" | "concealed" | "stock"),
   went_out, hands: [[ids] per seat], teams: {"A": S, "B": S}}` with S = `{melds_points, canasta_bonus (= closed_bonus),
   canastas: {clean, dirty, twos_clean, twos_dirty}, red3s, red3_points, black3_points, going_out, hand_points,

@@ -198,9 +198,13 @@ def buttons(engine, view: dict, acting: bool) -> tuple:
 
     if "draw_stock" in kinds:
         move("draw_stock")
+    balance = view.get("joker_balance")
+    joker = f"{labels.get('take_joker', 'Joker')} (solde\u00a0: {balance})"
     if "take_joker" in kinds:
-        balance = view.get("joker_balance")
-        move("take_joker", f"{labels.get('take_joker', 'Joker')} (solde : {balance})")
+        move("take_joker", joker)
+    elif acting and view.get("joker_refusal"):
+        # Shown but disabled, with the reason (rules §9), as « Prendre la pile »: nothing a click could send.
+        out.append({"label": joker, "disabled": view["joker_refusal"]})
     take = next((m for m in legal if m["action"] == "take_pile"), None)
     top = (view.get("pile") or {}).get("top")
     if take is not None or (acting and "draw_stock" in kinds and _pair_for(engine, view, top)):
