@@ -124,9 +124,17 @@ class Game:
     # arrangement of that hand. None: the round end already shows every hand arranged (or no melds at all).
     disposition = None
 
+    # « Pourquoi ? » next to a refused move: the section of the game's rules page that explains a refusal, by the
+    # IllegalMove's code: the id of a heading of tables/rules_pages/<slug>.html. A code not listed: the page's top.
+    rule_sections: dict = {}
+
     @property
     def slug(self) -> str:
         return self.info.slug
+
+    def rule_section(self, code: str) -> str:
+        """The id of the rules page's section that explains the refusal `code` ("": none in particular)."""
+        return self.rule_sections.get(code, "")
 
     def action_label(self, action: str, view: dict) -> str:
         """The button's French label for `action` at this moment (a game may name a special case)."""

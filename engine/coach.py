@@ -37,7 +37,7 @@ def reason(game, view: dict, move: dict, legal: list[dict] | None = None) -> str
 
 def _fallback(game, view: dict, move: dict) -> str:
     label = game.action_label(move.get("action", ""), view) if hasattr(game, "action_label") else ""
-    label = (label or move.get("action") or "Joue").rstrip(" !")
+    label = (label or move.get("action") or "Joue").rstrip(" \u00a0!")
     return f"« {label} » : c'est le coup que jouerait le Robot Expert."
 
 
@@ -49,7 +49,7 @@ def _generic(game, view: dict, move: dict, legal: list[dict]) -> str:
 
 
 def _label(game, view: dict, action: str) -> str:
-    return (game.action_label(action, view) or action).rstrip(" !")
+    return (game.action_label(action, view) or action).rstrip(" \u00a0!")
 
 
 def _pronoun(card: str) -> str:

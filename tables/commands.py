@@ -19,6 +19,14 @@ def error_html(message: str, rule_url: str = "") -> str:
     return rendering.render_error(message, rule_url)
 
 
+def rule_url(table: Table, code: str) -> str:
+    """« Pourquoi ? » next to a refusal: the game's rules page, opened at the section that explains it (the
+    engine's word: `rule_section`, the id of one of the page's headings), else at its top."""
+    url = table.game.get_absolute_url()
+    section = services.engine_for(table).rule_section(code)
+    return f"{url}#{section}" if section else url
+
+
 def seat_of(table_id: int, user_id: int) -> int | None:
     """The user's seat at this table, or None (not seated, or left the match: a spectator's socket if he may
     watch, else refused)."""
@@ -145,7 +153,7 @@ def _move(table_id: int, user_id: int, payload: dict) -> str | None:
         return error_html(NOT_SEATED)
     if outcome.error is not None:
         table = Table.objects.select_related("game").filter(pk=table_id).first()
-        return error_html(outcome.error.message, rule_url=table.game.get_absolute_url() if table else "")
+        return error_html(outcome.error.message, rule_url=rule_url(table, outcome.error.code) if table else "")
     if not outcome.applied:
         return rendering.render_for_user(table_id, user_id)  # stale or duplicate: resync this client
     return None

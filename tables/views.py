@@ -260,7 +260,9 @@ def table_replay(request, table_id: int, number: int):
     except (TypeError, ValueError, OverflowError):
         index = 0
     seats = list(table.seats.select_related("user"))
-    context = table_context(replays.step_table(table, rnd, index), seats, None)
+    # A player of the match sees it from his side (« Nous »), through the public view all the same.
+    viewer = next((s.position for s in seats if s.user_id == request.user.pk), None)
+    context = table_context(replays.step_table(table, rnd, index), seats, None, viewer=viewer)
     match_over = replays.match_over(table)
     names = {s["position"]: s["name"] for s in context["seats"]}
     context.update({
@@ -268,7 +270,7 @@ def table_replay(request, table_id: int, number: int):
         "match_over": match_over, "replaying": True,
         "hands": replays.hands_at(table, rnd.steps[index].state, names) if match_over and index == last else [],
         "deal_line": replays.deal_line(table, rnd, names) if index == 0 else "",
-        "seated": any(s.user_id == request.user.pk for s in seats),
+        "seated": viewer is not None,
     })
     parts = {**context, "csrf_input": ""}
     context["live"] = {part: live.render_part(part, parts) for part in REPLAY_PARTS}

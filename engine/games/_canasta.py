@@ -62,7 +62,8 @@ the autoplay/bots after leaving), `last_round`, `result`.
   melds_after: [M] (my team's melds after them), points (new melds' value), opening_ok}`.
 - `question`: None or `{seat, partner, answer}` (answer None while pending, then "yes"/"no"), public;
   `permission`: the current turn's answer.
-- `legal`: `legal_moves(state, me)`; `joker_balance` and `joker_available` (tiles, mine; None for cards).
+- `legal`: `legal_moves(state, me)`; `joker_balance` and `joker_available` (tiles, mine; None for cards),
+  `joker_refusal` (tiles: why the Joker button is disabled at my draw, in French; else None).
 - `last_round` (at `ROUND_OVER` / `MATCH_OVER`): `{round, dealer, ending ("out" | "concealed" | "stock"),
   went_out, hands: [[ids] per seat], teams: {"A": S, "B": S}}` with S = `{melds_points, canasta_bonus (= closed_bonus),
   canastas: {clean, dirty, twos_clean, twos_dirty}, red3s, red3_points, black3_points, going_out, hand_points,
@@ -140,8 +141,22 @@ class CanastaGame(Game):
         "draw_stock": "Piocher", "take_pile": "Prendre la pile", "take_joker": "Joker",
         "meld": "Déposer", "lay_off": "Ajouter", "undo": "Annuler", "discard": "Défausser",
         "go_out": "Sortir", "end_turn": "Terminer le tour", "pass": "Ne pas prendre (fin de la manche)",
-        "ask_go_out": "Partenaire, puis-je sortir ?", "answer_go_out": "Répondre",
+        "ask_go_out": "Partenaire, puis-je sortir\u00a0?", "answer_go_out": "Répondre",
         "next_round": "Manche suivante",
+    }
+    rule_sections = {
+        **dict.fromkeys(("not_your_turn", "must_draw_first", "already_drew", "first_turn_discard",
+                         "stock_not_empty", "not_in_meld_phase", "not_last_red3", "no_discard_last_red3"),
+                        "tour-de-jeu"),
+        **dict.fromkeys(("pile_empty", "pile_blocked", "pile_one_card", "top_not_used", "top_twice", "need_pair",
+                         "pile_strands"), "prendre-la-pile"),  # the frozen pile's rule is there too
+        "below_minimum": "premiere-pose",
+        **dict.fromkeys(("bad_melds", "mixed_ranks", "only_wilds", "rank_melded", "bonus_three", "no_threes",
+                         "black_threes", "black_threes_out", "too_short", "too_few_naturals", "too_many_wilds",
+                         "wilds_not_fewer", "twos_jokers", "unknown_meld"), "combinaisons"),
+        **dict.fromkeys(("need_canasta", "not_allowed_out", "must_go_out", "wait_answer", "already_asked",
+                         "ask_before_table", "hand_not_empty", "keep_a_piece", "no_question"), "sortir"),
+        **dict.fromkeys(("must_take_pile", "stock_empty"), "pioche-vide"),
     }
     # The rule set's words at the table (the family's presenter names no game): a closed meld by its kind, the
     # score-sheet rows of bonuses and threes, the celebration of a going out, the match's default length.

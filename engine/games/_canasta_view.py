@@ -2,7 +2,7 @@
 engine/games/_canasta.py."""
 
 from engine.base import team_of
-from engine.games._canasta_rules import CANASTA_SIZE, MATCH_OVER, ROUND_OVER, TEAMS
+from engine.games._canasta_rules import CANASTA_SIZE, MATCH_OVER, MESSAGES, ROUND_OVER, TEAMS
 
 
 def meld_view(game, meld: dict) -> dict:
@@ -28,6 +28,18 @@ def team_view(game, state: dict, team: str, melds: list | None = None) -> dict:
             "melds": [meld_view(game, m) for m in ms]}
 
 
+def joker_refusal(game, state: dict, seat: int, legal: list) -> str | None:
+    """Why the Joker button is shown disabled at this seat's draw (§9): no joker tile left in the stock, or none
+    on the player's account. None when the seat is not at its draw (the button is not shown then)."""
+    if not any(m["action"] == "draw_stock" for m in legal) or state["turn"]["joker"]:
+        return None
+    if not any(game.P.rank[p] == game.P.joker_rank for p in state["stock"]):
+        return MESSAGES["no_joker_left"]
+    if state["jokers"][seat] <= 0:
+        return MESSAGES["no_joker_balance"]
+    return None
+
+
 def view(game, state: dict, seat: int | None) -> dict:
     """The view of `seat` (None: a spectator)."""
     P = game.P
@@ -49,7 +61,7 @@ def view(game, state: dict, seat: int | None) -> dict:
         "scores": list(state["scores"]), "team_scores": dict(state["team_scores"]),
         "staged": None, "question": dict(state["question"]) if state["question"] else None,
         "permission": None if over else state["turn"]["permission"],
-        "legal": [], "joker_balance": None, "joker_available": None,
+        "legal": [], "joker_balance": None, "joker_available": None, "joker_refusal": None,
         "last_round": state["last_round"] if over else None,
         "history": list(state["history"]), "result": game.result(state),
     }
@@ -64,6 +76,7 @@ def view(game, state: dict, seat: int | None) -> dict:
     if game.info.account_jokers:
         view["joker_balance"] = state["jokers"][seat]
         view["joker_available"] = any(m["action"] == "take_joker" for m in view["legal"])
+        view["joker_refusal"] = None if view["joker_available"] else joker_refusal(game, state, seat, view["legal"])
     if seat == state["current"] and state["staged"] and not over:
         team = team_of(seat)
         points = sum(game.value(e["pieces"]) for e in state["staged"])

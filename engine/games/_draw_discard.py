@@ -184,7 +184,7 @@ class DrawDiscardGame(Game):
         "draw_stock": "Piocher",
         "take_discard": "Prendre la défausse",
         "pass": "Passer",
-        "close": "Je ferme !",
+        "close": "Je ferme\u00a0!",
         "knock": "Frapper",
         "next_round": "Manche suivante",
     }
@@ -193,6 +193,13 @@ class DrawDiscardGame(Game):
         "DRAW": "Pioche une carte.",
         "DISCARD": "Défausse une carte en cliquant dessus.",
         "FIRST_UPCARD": "Prends la carte retournée ou passe.",
+    }
+
+    rule_sections = {
+        **dict.fromkeys(("not_your_turn", "wrong_phase", "must_draw_first", "already_drew", "must_draw_stock",
+                         "stock_empty", "discard_empty", "taken_card", "not_closable", "keep_a_card",
+                         "hand_not_empty", "take_forbidden", "taken_card_unused"), "tour-de-jeu"),
+        **dict.fromkeys(("invalid_meld", "bad_arrangement"), "combinaisons"),
     }
 
     deck: tuple = ()

@@ -103,6 +103,12 @@ class TableMeldGame(dd.DrawDiscardGame):
         "all": moves.Flag(),
     }
     family = "table_meld"
+    rule_sections = {
+        **dd.DrawDiscardGame.rule_sections,
+        **dict.fromkeys(("below_threshold", "must_open_first", "taken_card_not_in_meld"), "premiere-pose"),
+        **dict.fromkeys(("bad_cards", "bad_wilds", "ambiguous_wilds", "unknown_meld", "cannot_lay_off", "bad_joker",
+                         "cannot_swap", "joker_locked"), "combinaisons"),
+    }
     # The round-end banner of an ending worth celebrating (« Main lisse ! »…), by the `ending` of `last_round`.
     ending_labels = {"main_lisse": "Main lisse !", "going_rami": "Going Rami !", "chasse": "Chasse !"}
     # A game's special ending (main lisse, going rami, chasse) counted per winner in its statistics.

@@ -28,6 +28,9 @@ class CanastaTuiles(CanastaGame):
                     default_turn_timer=45, feminine=True,
                     arena_options={"match_length": "3"})  # §7: the Arena is three rounds plus tie-breaks
 
+    rule_sections = {**CanastaGame.rule_sections,
+                     **dict.fromkeys(("no_joker_left", "no_joker_balance"), "bouton-joker")}
+
     table_words = {
         "closed": {"clean": "Canasta propre", "dirty": "Canasta sale", "twos_clean": "Canasta de 2 propre",
                    "twos_dirty": "Canasta de 2 sale"},

@@ -24,6 +24,8 @@ class Kalooki(TableMeldGame):
     )
     deck = DECK
     deck_set = frozenset(DECK)
+    rule_sections = {**TableMeldGame.rule_sections,
+                     **dict.fromkeys(("bad_joker", "cannot_swap", "joker_locked"), "recuperer-un-joker")}
     turn_actions = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "swap_joker", "undo", "discard"})
     stats_labels = {"rounds_won": "Manches gagnées", "going_rami": "Going Rami"}
     hand_size = 13

@@ -23,6 +23,8 @@ class Rami(TableMeldGame):
     )
     deck = DECK
     deck_set = frozenset(DECK)
+    rule_sections = {**TableMeldGame.rule_sections, "cannot_lay_off": "ajouter",
+                     **dict.fromkeys(("bad_joker", "cannot_swap", "joker_locked"), "echanger-un-joker")}
     turn_actions = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "swap_joker", "undo", "discard",
                               "go_out"})
     stats_labels = {"rounds_won": "Manches gagnées", "main_lisse": "Mains lisses"}

@@ -24,6 +24,10 @@ class Rami40(TableMeldGame):
     )
     deck = DECK
     deck_set = frozenset(DECK)
+    rule_sections = {**TableMeldGame.rule_sections,
+                     **dict.fromkeys(("bad_joker", "cannot_swap", "joker_locked"), "recuperer-un-joker"),
+                     **dict.fromkeys(("taken_card_unused", "take_forbidden", "taken_card_not_in_meld"),
+                                     "prendre-la-defausse")}
     turn_actions = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "swap_joker", "undo", "discard"})
     stats_labels = {"rounds_won": "Manches gagnées", "going_rami": "Going Rami"}
     hand_size = 13

@@ -44,6 +44,9 @@ class RamiTraditionnel(TableMeldGame):
     )
     deck = DECK
     deck_set = frozenset(DECK)
+    # No first-meld minimum here: the turn's section says so.
+    rule_sections = {**TableMeldGame.rule_sections, "cannot_lay_off": "ajouter",
+                     **dict.fromkeys(("below_threshold", "must_open_first", "taken_card_not_in_meld"), "tour-de-jeu")}
     turn_actions = frozenset({"draw_stock", "take_discard", "meld", "lay_off", "undo", "discard", "go_out"})
     stats_labels = {"rounds_won": "Manches gagnées", "chasse": "Chasses"}
     stats_low_is_better = False  # only the round's winner scores

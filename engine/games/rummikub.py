@@ -296,6 +296,13 @@ class Rummikub(Game):
     actions = frozenset({"draw_stock", "pass", "rearrange", "undo", "end_turn", "next_round", "leave"})
     tiles = _tiles.TILES
     family = "tiles"
+    rule_sections = {
+        **dict.fromkeys(("not_your_turn", "pool_empty", "pool_not_empty", "nothing_placed", "staged_pending",
+                         "nothing_staged"), "tour-de-jeu"),
+        **dict.fromkeys(("below_threshold", "table_touched"), "premiere-pose"),
+        **dict.fromkeys(("invalid_set", "bad_table", "table_tile_missing"), "combinaisons"),
+        "bad_jokers": "joker",
+    }
     stats_low_is_better = False  # the round's winner scores what the others keep
     action_labels = {
         "draw_stock": "Piocher",

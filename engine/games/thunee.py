@@ -319,6 +319,15 @@ class Thunee(Game):
     info = GameInfo(slug="thunee", name="Thunee", min_players=4, max_players=4, default_players=4,
                     options=OPTIONS, teams=True)
     family = "tricks"
+    rule_sections = {
+        "not_your_turn": "tour-de-jeu",
+        **dict.fromkeys(("bad_bid", "bid_too_low", "bid_closed"), "encheres"),
+        "no_blind_thunee": "thunee-aveugle",
+        "bad_suit": "atout",
+        **dict.fromkeys(("must_follow", "no_under_trump"), "jouer-un-pli"),
+        **dict.fromkeys(("bad_jodhi", "jodhi_used", "not_in_jodhi_window", "jodhi_done"), "jodhi"),
+        **dict.fromkeys(("no_double", "no_khanuck"), "double-khanuck"),
+    }
     stats_low_is_better = False
     stats_labels = {"rounds_won": "Donnes gagnées (équipe)"}
 
@@ -338,14 +347,14 @@ class Thunee(Game):
     action_labels = {
         "bid": "Enchérir",
         "pass": "Passer",
-        "call_blind_thunee": "Thunee aveugle !",
+        "call_blind_thunee": "Thunee aveugle\u00a0!",
         "choose_trump": "Choisir l'atout",
-        "call_thunee": "Thunee !",
+        "call_thunee": "Thunee\u00a0!",
         "play_card": "Jouer",
         "declare_jodhi": "Jodhi",
         "jodhi_done": "Fini",
-        "call_double": "Double !",
-        "call_khanuck": "Khanuck !",
+        "call_double": "Double\u00a0!",
+        "call_khanuck": "Khanuck\u00a0!",
         "next_round": "Donne suivante",
     }
     phase_hints = {

@@ -37,7 +37,10 @@ def template_globals() -> dict:
     return merged
 
 
-def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: str | None = None) -> dict:
+def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: str | None = None,
+                  viewer: int | None = None) -> dict:
+    """`viewer`: the place of a player watching without his seat's view (a replay of his own match, drawn from
+    the public view): the family's pieces take his side in their words (« Nous », « Partenaire »), no more."""
     from tables.services import engine_for
 
     engine = engine_for(table)
@@ -47,6 +50,7 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
     if state is not None:
         view = engine.view(state, me.position) if me is not None else engine.public_view(state)
     ctx = frame_context(table, seats, me, engine, view, error)
+    ctx["viewer"] = me.position if me is not None else viewer
     ctx["pieces"] = presenter.templates()
     if view is not None:
         ctx.update(presenter.context(engine, view, ctx, table=table, seats=seats, me=me))

@@ -67,7 +67,8 @@ class Pieces:
 
 
 def team_label(team: str, my_team: str | None) -> str:
-    """« Nous » / « Eux » for a player; a spectator (or a replay) has no side: « Équipe A » / « Équipe B »."""
+    """« Nous » / « Eux » for a player (or a replay of his own match); a spectator has no side: « Équipe A » /
+    « Équipe B »."""
     if my_team is None:
         return f"Équipe {team}"
     return "Nous" if team == my_team else "Eux"
@@ -163,8 +164,8 @@ def question_ctx(view: dict, names: dict, me: int | None) -> tuple[dict | None, 
         if partner == me:
             return {"asker": names.get(asker, "Ton partenaire")}, ""
         if asker == me:
-            return None, (f"Tu as demandé à {names.get(partner, 'ton partenaire')} : « Partenaire, puis-je sortir ? » "
-                          "En attente de sa réponse…")
+            return None, (f"Tu as demandé à {names.get(partner, 'ton partenaire')} : "
+                          "« Partenaire, puis-je sortir\u00a0? » En attente de sa réponse…")
         return None, ""
     if asker == me:
         if answer == "yes":
@@ -197,9 +198,13 @@ def buttons(engine, view: dict, acting: bool) -> tuple:
 
     if "draw_stock" in kinds:
         move("draw_stock")
+    balance = view.get("joker_balance")
+    joker = f"{labels.get('take_joker', 'Joker')} (solde\u00a0: {balance})"
     if "take_joker" in kinds:
-        balance = view.get("joker_balance")
-        move("take_joker", f"{labels.get('take_joker', 'Joker')} (solde : {balance})")
+        move("take_joker", joker)
+    elif acting and view.get("joker_refusal"):
+        # Shown but disabled, with the reason (rules §9), as « Prendre la pile »: nothing a click could send.
+        out.append({"label": joker, "disabled": view["joker_refusal"]})
     take = next((m for m in legal if m["action"] == "take_pile"), None)
     top = (view.get("pile") or {}).get("top")
     if take is not None or (acting and "draw_stock" in kinds and _pair_for(engine, view, top)):
@@ -313,7 +318,9 @@ class TeamMeldPresenter(Presenter):
         kind = view.get("pieces") or "cards"
         pieces = Pieces(engine, kind)
         my_seat = view.get("seat")
-        my_team = TEAM_OF.get(my_seat)
+        # Whose side the words take: my seat, or in a replay of my own match the place I played (frame's viewer).
+        side = my_seat if my_seat is not None else frame.get("viewer")
+        my_team = TEAM_OF.get(side)
         names = {s["position"]: s["name"] for s in frame["seats"]}
         q = view.get("question") or {}
         counts = view.get("hand_counts") or []
@@ -321,7 +328,8 @@ class TeamMeldPresenter(Presenter):
             pos = seat["position"]
             seat["hand_count"] = counts[pos] if pos < len(counts) else 0
             seat["team"] = TEAM_OF.get(pos)
-            seat["partner"] = my_seat is not None and pos == view.get("partner")
+            seat["is_viewer"] = my_seat is None and side is not None and pos == side
+            seat["partner"] = side is not None and pos == (side + 2) % 4
             seat["asks"] = q.get("seat") == pos and q.get("answer") is None
             seat["score"] = view["team_scores"].get(TEAM_OF.get(pos), 0)
         if frame["me"] is not None:
@@ -347,6 +355,7 @@ class TeamMeldPresenter(Presenter):
             hint = f"{question['asker']} te demande s'il peut sortir : réponds « Oui » ou « Non »."
         return {
             "hint": hint,
+            "cn_side": my_team is not None,  # « Nous » / « Eux » rather than the teams' letters
             "cn_tiles": kind == "tiles",
             "cn_unit": UNIT[kind],
             "cn_bonus_three": pieces.words["bonus_three"],

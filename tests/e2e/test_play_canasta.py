@@ -190,7 +190,7 @@ def test_a_whole_canasta_hand_with_a_robot_partner(live_site, browser, artifacts
     # The three robots play; then « Partenaire, puis-je sortir ? »: my robot partner answers by itself
     expect(page.locator("#table-move-log li")).to_have_count(4, timeout=30000)  # my turn, then each robot's
     my_turn(page)
-    press(page, "Partenaire, puis-je sortir ?")
+    press(page, "Partenaire, puis-je sortir\u00a0?")
     expect(page.get_by_test_id("go-out-answer")).to_contain_text("a répondu oui", timeout=15000)
     press(page, "Piocher")
     expect(page.locator('#table-hand [data-card="5D1"]')).to_have_count(1, timeout=10000)
@@ -362,7 +362,7 @@ def test_a_human_partner_answers_no_then_yes(live_site, browser, artifacts_dir):
     my_turn(alice)
 
     # « Non » binds: alice may not go out this turn
-    press(alice, "Partenaire, puis-je sortir ?")
+    press(alice, "Partenaire, puis-je sortir\u00a0?")
     expect(alice.get_by_test_id("go-out-answer")).to_contain_text("En attente de sa réponse", timeout=10000)
     question = bruno.get_by_test_id("go-out-question")
     expect(question).to_contain_text("cnalice te demande", timeout=10000)
@@ -393,7 +393,7 @@ def test_a_human_partner_answers_no_then_yes(live_site, browser, artifacts_dir):
 
     # « Oui » binds too: she goes out
     my_turn(alice)
-    press(alice, "Partenaire, puis-je sortir ?")
+    press(alice, "Partenaire, puis-je sortir\u00a0?")
     expect(question).to_be_visible(timeout=10000)
     question.get_by_role("button", name="Oui", exact=True).click()
     expect(alice.get_by_test_id("go-out-answer")).to_contain_text("a répondu oui", timeout=10000)
@@ -500,7 +500,7 @@ def test_a_whole_tile_canasta_round_on_a_phone(live_site, browser, artifacts_dir
     page.screenshot(path=str(artifacts_dir / "canasta-tiles-start.png"))
     assert not (problems := _violations(page, "canasta-tuiles")), "\n".join(problems)
 
-    press(page, "Joker (solde : 1)")
+    press(page, "Joker (solde\u00a0: 1)")
     joker = page.locator('#table-hand [data-card^="J"]')
     expect(joker).to_have_count(1, timeout=10000)
     expect(page.get_by_test_id("joker-balance")).to_have_text("0")

@@ -135,7 +135,7 @@ def test_a_new_player_plays_a_whole_thunee_deal_with_a_robot_partner(live_site, 
 
     # 3. The Thunee window: I am asked first; I pass.
     _my_turn(page)
-    expect(page.get_by_role("button", name="Thunee !")).to_be_visible()
+    expect(page.get_by_role("button", name="Thunee\u00a0!")).to_be_visible()
     _act(page, page.locator("#table-actions button", has_text="Passer"))
 
     # 4. Trick 1: I lead, every card of mine is playable; the 9 of clubs goes to the centre.

@@ -107,7 +107,7 @@ def test_buttons_only_when_legal_and_taking_the_pile_is_one_button(player):
     pushes = _pushes(_table(player, "canasta", state))
     mine, other = pushes[0], pushes[1]
     assert "Piocher" in mine and 'data-cn-act="take_pile"' in mine and "Prendre la pile" in mine
-    assert "Partenaire, puis-je sortir ?" in mine
+    assert "Partenaire, puis-je sortir\u00a0?" in mine
     assert 'data-cn-act="discard"' not in mine and 'data-cn-act="meld"' not in mine  # not drawn yet
     assert "data-cn-act" not in other and "Piocher</button>" not in other
     assert "1<sup>re</sup> pose&nbsp;: 50&nbsp;pts" in mine
@@ -177,7 +177,7 @@ def test_the_tile_game_draws_tiles_and_its_joker_button(player):
     html = _pushes(_table(player, "canasta-tuiles", state))[0]
     assert set(CARD_ID.findall(html)) == set(state["hands"][0])
     assert 'class="tile tile-' in html and 'aria-label="Tuile ' in html
-    assert "Joker (solde : 2)" in html and 'data-testid="joker-balance">2<' in html
+    assert "Joker (solde\u00a0: 2)" in html and 'data-testid="joker-balance">2<' in html
     assert "Canasta de 2 propre" in _section(html, "team-them")
     assert 'aria-label="11 tuiles en main"' in html
     assert "Partie en 3 manches" in html
@@ -263,3 +263,34 @@ def test_a_staged_meld_of_black_threes_counts_no_way_to_a_canasta(player):
         else threes
     assert '<span class="cn-count">3</span>' in threes
     assert "/7" not in threes and "cn-meter" not in threes and "pour une canasta" not in threes
+
+
+@pytest.mark.parametrize(("balance", "jokers_in_stock", "reason"), [
+    (2, False, "Il n'y a plus de joker dans la pioche."),
+    (0, True, "Tu n'as plus de joker sur ton compte."),
+])
+def test_the_joker_button_is_disabled_with_its_reason(player, balance, jokers_in_stock, reason):
+    """Rules §9: no joker tile left in the stock, or none on the account: the button is there, disabled, and says
+    why (as « Prendre la pile »); a click sends nothing."""
+    state = rig(TILES, {}, current=0, phase="DRAW", scores={"A": 0, "B": 0})
+    jokers = [p for p in state["stock"] if TILES.P.rank[p] == TILES.P.joker_rank]
+    if not jokers_in_stock:
+        state["stock"] = [p for p in state["stock"] if p not in jokers]
+    else:
+        assert jokers
+    state = TILES.with_joker_balances(state, {0: balance})
+    pushes = _pushes(_table(player, "canasta-tuiles", state))
+    button = re.search(r'<button[^>]*>Joker \(solde\u00a0: \d+\)</button>', pushes[0]).group(0)
+    assert 'aria-disabled="true"' in button and f'data-reason="{reason}"' in unescape(button)
+    assert "ws-send" not in button and "hx-vals" not in button
+    assert f"(solde\u00a0: {balance})" in button
+    for seat in (1, 2, 3):  # not at their draw: no Joker button at all
+        assert "Joker (solde" not in pushes[seat]
+
+
+def test_the_joker_button_is_live_with_a_joker_and_a_balance(player):
+    state = rig(TILES, {}, current=0, phase="DRAW", scores={"A": 0, "B": 0})
+    state = TILES.with_joker_balances(state, {0: 1})
+    html = _pushes(_table(player, "canasta-tuiles", state))[0]
+    button = re.search(r'<button[^>]*>Joker \(solde\u00a0: 1\)</button>', html).group(0)
+    assert "aria-disabled" not in button and '"take_joker"' in unescape(button)

@@ -130,15 +130,15 @@ def test_the_solo_call_is_offered_to_the_seat_asked_and_voids_the_trumps(player)
     state, _ = _bid_and_name()
     asked = ENGINE.to_act(state)[0]
     pushes = _pushes(_table(player, state))
-    assert ">Thunee !</button>" in pushes[asked] and ">Passer</button>" in pushes[asked]
+    assert ">Thunee\u00a0!</button>" in pushes[asked] and ">Passer</button>" in pushes[asked]
     for seat, html in pushes.items():
         if seat != asked:
-            assert "Thunee !" not in html
+            assert "Thunee\u00a0!" not in html
     state, _ = ENGINE.apply(state, asked, {"action": "call_thunee"})
     for html in _pushes(_table(player, state)).values():
         assert "la couleur de la première carte de" in html  # trumps unknown to all until the caller leads
         assert 'class="tk-suit' not in html.split('id="table-centre"')[1].split('id="table-hand"')[0]
-        assert "<strong>Thunee !</strong>" in html
+        assert "<strong>Thunee\u00a0!</strong>" in html
 
 
 def test_my_hand_raises_the_playable_cards_only(player):
@@ -312,3 +312,20 @@ def test_the_jodhi_buttons_show_the_cards_and_read_their_names(player):
     assert " : Valet de pique, Dame de pique et Roi de pique</span>" in group
     visible = re.sub(r'<span class="visually-hidden">.*?</span>', "", group)
     assert visible.count("Jodhi") == 2  # the group's aria-label and its label, not again on each button
+
+
+def test_passing_is_the_primary_button_and_a_call_the_secondary_one(player):
+    """A newcomer is not nudged toward the riskiest move: « Passer » is yellow, « Thunee ! » plain; the « ! » of a
+    call never breaks onto a line of its own (a no-break space before it, as French typography wants)."""
+    state, _ = _bid_and_name()
+    asked = ENGINE.to_act(state)[0]
+    html = _pushes(_table(player, state))[asked]
+    actions = html[html.index('id="table-actions"'):]
+    thunee = re.search(r'<button [^>]*>Thunee\u00a0!</button>', actions).group(0)
+    passer = re.search(r'<button [^>]*>Passer</button>', actions).group(0)
+    assert 'class="button secondary"' in thunee and 'class="button"' in passer
+    assert ENGINE.action_label("call_double", {}) == "Double\u00a0!"
+    for slug in games.available():  # every game's buttons: « Je ferme ! », « Partenaire, puis-je sortir ? »…
+        engine = games.get(slug)
+        for action, label in engine.action_labels.items():
+            assert not re.search(r" [!?:;]", label), (slug, action, label)
