@@ -178,33 +178,52 @@
     if (point.clientX !== undefined) { pointer.x = point.clientX; pointer.y = point.clientY; }
   }
 
-  function dropTarget() {
-    var el = pointer.x < 0 ? null : document.elementFromPoint(pointer.x, pointer.y);
+  /** The meld of ours (or the pile) under the point, as the player sees it, else null. */
+  function dropTarget(point) {
+    var el = point && point.x >= 0 ? document.elementFromPoint(point.x, point.y) : null;
     return el && el.closest ? el.closest("#table-centre [data-cn-meld], #table-centre [data-cn-pile]") : null;
+  }
+
+  /** Where the finger (or the mouse) let go: the release event's own point, the last one seen before it else. */
+  function releasePoint(event) {
+    var touch = event.changedTouches && event.changedTouches[0];
+    if (touch) return { x: touch.clientX, y: touch.clientY };
+    if (typeof event.clientX === "number" && (event.clientX || event.clientY)) return { x: event.clientX, y: event.clientY };
+    return pointer;
   }
 
   ["pointermove", "mousemove", "touchmove"].forEach(function (name) {
     document.addEventListener(name, function (event) {
       track(event);
       if (!document.body.classList.contains("hand-dragging")) return;
-      var target = dropTarget();
+      var target = dropTarget(pointer);
       $all(".cn-drop-hover").forEach(function (el) { if (el !== target) el.classList.remove("cn-drop-hover"); });
       if (target) target.classList.add("cn-drop-hover");
     }, { passive: true, capture: true });
   });
 
-  // before SortableJS ends the drag (its handlers listen to mouseup / touchend)
+  /* Before SortableJS ends the drag (its handlers listen to pointerup / touchend): the meld under the release point
+   * takes the card (with the other chosen cards when it is one of them), the pile under it takes it as a discard;
+   * anywhere else nothing is sent and the card stays in my hand. A finger lets go with a pointerup and a touchend:
+   * one drop. */
+  var releasedAt = 0;
   ["pointerup", "touchend"].forEach(function (name) {
-    document.addEventListener(name, function () {
+    document.addEventListener(name, function (event) {
       if (!zone() || !document.body.classList.contains("hand-dragging")) return;
-      draggedAt = Date.now();
+      if (Date.now() - releasedAt < 300) return;
+      releasedAt = draggedAt = Date.now();
       $all(".cn-drop-hover").forEach(function (el) { el.classList.remove("cn-drop-hover"); });
       var dragged = $("#table-hand .card-chosen[data-card], #table-hand .sortable-chosen[data-card]");
-      var target = dropTarget();
+      var target = dropTarget(releasePoint(event));
       if (!dragged || !target) return;
       var id = dragged.getAttribute("data-card");
       var cards = chosen.indexOf(id) >= 0 ? chosen.slice() : [id];
       window.setTimeout(function () {  // once the drag is over (the hand keeps its order: the push redraws it)
+        // SortableJS swallows the first click after a drag it began (a drop away from the hand is followed by no
+        // click of the browser's): the move's click on the hidden send button was that click, and the drop did
+        // nothing. A harmless click goes first.
+        document.body.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+        draggedAt = Date.now();
         if (target.hasAttribute("data-cn-pile")) {
           if (cards.length !== 1) { hint("Choisis une seule carte à défausser."); return; }
           send({ action: "discard", card: cards[0] });

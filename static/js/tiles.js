@@ -221,7 +221,9 @@
       }
     });
     showReason();
-    $all("[data-tile]", b).forEach(function (t) { t.classList.toggle("is-placed", !!mine[t.getAttribute("data-tile")]); });
+    // a tile back on my rack loses its mark too
+    $all("[data-tile]", b).concat(rack() ? $all("[data-tile]", rack()) : [])
+      .forEach(function (t) { t.classList.toggle("is-placed", !!mine[t.getAttribute("data-tile")]); });
     var placed = placedTiles().length;
     var changed = !!(stage && committed && !sameStage(stage, committed));
     var commit = $("[data-tl-commit]");
@@ -336,16 +338,36 @@
     var box = t.closest("#table-centre [data-tl-set], #table-centre [data-tl-new], #table-hand [data-tl-rack]");
     if (!tile && !box) return;
     event.preventDefault();
+    choose(tile, box, false);
+  });
+
+  /** Entrée / Espace, or a tap, on a tile or a box: choose the tile (another one, or none when it is the chosen
+   * one), or put the chosen tile into the box. A tap on another tile of the chosen tile's set chooses that one
+   * (the order in a set does not count); Entrée there puts the chosen tile at the set's end. */
+  function choose(tile, box, tap) {
     var id = tile && tile.getAttribute("data-tile");
     var sameBox = picked && box && box.contains($('[data-tile="' + picked + '"]'));
-    if (tile && (!picked || picked === id || (sameBox && box.hasAttribute("data-tl-rack")))) {
+    if (tile && (!picked || picked === id || (sameBox && (tap || box.hasAttribute("data-tl-rack"))))) {
       picked = picked === id ? null : id;
       keyboardable();
-      say(picked ? tileName(id) + " prise : Entrée sur une combinaison pour l'y poser, « + » pour une nouvelle."
-        : tileName(id) + " reposée.");
+      if (!picked) say(tileName(id) + " reposée.");
+      else if (tap) say(tileName(id) + " choisie : touche une combinaison pour l'y poser, ou « + Nouvelle combinaison ».");
+      else say(tileName(id) + " prise : Entrée sur une combinaison pour l'y poser, « + » pour une nouvelle.");
       return;
     }
     if (picked) placePicked(box);
+  }
+
+  /** On a phone, without a keyboard: a tap chooses a tile, a tap on a set, on « + Nouvelle combinaison » or on my
+   * rack puts it there (a drag is not a tap: SortableJS starts one only when the finger moves, after 120 ms). */
+  var justDropped = false;  // a mouse drag ends with a click under the pointer (before the drop is laid out): not a tap
+  document.addEventListener("click", function (event) {
+    if (!acting() || justDropped) return;
+    var t = event.target;
+    if (!t.closest || t.closest("button, a, input, textarea, dialog")) return;
+    var box = t.closest("#table-centre [data-tl-set], #table-centre [data-tl-new], #table-hand [data-tl-rack]");
+    if (!box) return;
+    choose(t.closest("[data-tile]"), box, true);
   });
 
   /** Under the sets: the reason the hovered or focused red set breaks the rules, else the first red set's. */
@@ -422,8 +444,9 @@
           var touch = e.changedTouches && e.changedTouches[0];
           var point = touch ? { x: touch.clientX, y: touch.clientY }
             : (typeof e.clientX === "number" ? { x: e.clientX, y: e.clientY } : null);
-          var item = evt.item;
-          window.setTimeout(function () { dropped(item, point); }, 0);
+          var item = evt.item, from = evt.from, oldIndex = evt.oldDraggableIndex;
+          justDropped = true;
+          window.setTimeout(function () { dropped(item, point, from, oldIndex); }, 0);
         }
       }));
     });
@@ -452,32 +475,68 @@
     });
   }
 
-  /** The tile goes where the finger (or the mouse) let it go: the set or new-set slot under that point takes it
-   * when SortableJS left it elsewhere (the release came before its next look, 50 ms apart). The boxes still
-   * have their sizes of the drag (hold), the layout the player saw when letting go. A box that contains the
-   * point wins over one within 4 px of it, and the box holding the tile wins a tie: it stays put. */
-  function follow(item, point) {
-    if (!point || !item || !acting()) return;
-    var b = board();
-    if (!b) return;
-    var boxes = $all("[data-tl-new], [data-tl-set]", b);
-    var r = rack();
-    if (r && fromRack(item.getAttribute("data-tile"))) boxes.push(r);
-    var near = boxes.map(function (box) {
-      var rect = box.getBoundingClientRect();
-      var dx = Math.max(rect.left - point.x, 0, point.x - rect.right);
-      var dy = Math.max(rect.top - point.y, 0, point.y - rect.bottom);
-      return { box: box, off: Math.max(dx, dy) };
-    }).filter(function (n) { return n.off <= 4; });
-    if (!near.length) return;
-    var best = Math.min.apply(null, near.map(function (n) { return n.off; }));
-    var ties = near.filter(function (n) { return n.off === best; });
-    if (ties.some(function (n) { return n.box.contains(item); })) return;
-    ties[0].box.appendChild(item);
+  /** The boxes a tile may be dropped into: the sets, the new-set slot, and my rack for a tile of my rack. */
+  function dropBoxes(item) {
+    var b = board(), r = rack();
+    var boxes = b && acting() ? $all("[data-tl-new], [data-tl-set]", b) : [];
+    if (r && (!acting() || fromRack(item.getAttribute("data-tile")))) boxes.push(r);
+    return boxes;
   }
 
-  function dropped(item, point) {
-    follow(item, point);
+  /** The box under the point, as the player sees it: one that contains the point and is not hidden there (a set
+   * scrolled out of the board's view, or under the hand, does not count), else null. */
+  function boxAt(boxes, point) {
+    var top = document.elementFromPoint(point.x, point.y);
+    var under = null;
+    boxes.forEach(function (box) { if (top && box.contains(top)) under = box; });
+    if (!under) return null;
+    var rect = under.getBoundingClientRect();
+    var inside = point.x >= rect.left && point.x <= rect.right && point.y >= rect.top && point.y <= rect.bottom;
+    return inside ? under : null;
+  }
+
+  /** The tile (or null) the item goes before in `box`, nearest the point in reading order: the first other tile
+   * whose row is below the point, or on the point's row and whose middle is right of it. */
+  function before(box, item, point) {
+    var others = $all("[data-tile]", box).filter(function (t) { return t !== item; });
+    if (!others.length) return null;
+    // above the first row or below the last one (a box's padding, its edges): the pointer's x on that row decides
+    var first = others[0].getBoundingClientRect(), last = others[others.length - 1].getBoundingClientRect();
+    point = { x: point.x, y: Math.min(Math.max(point.y, first.top + first.height / 2), last.top + last.height / 2) };
+    for (var i = 0; i < others.length; i++) {
+      var rect = others[i].getBoundingClientRect();
+      if (rect.top > point.y) return others[i];
+      if (rect.bottom >= point.y && point.x < rect.left + rect.width / 2) return others[i];
+    }
+    return null;
+  }
+
+  /** The tile goes where the finger (or the mouse) let it go, wherever SortableJS left it (its looks under the
+   * pointer are 50 ms apart and lag behind a row that reflows, so it left tiles in a neighbour of the box under
+   * the pointer, or in a set scrolled out of view): the box under the release point takes it, at the place
+   * nearest the point; with no box under the point the tile goes back where it came from. The boxes still have
+   * their sizes of the drag (hold), the layout the player saw when letting go. */
+  function follow(item, point, from, oldIndex) {
+    if (!point || !item) return;
+    // SortableJS's slide of the tiles it just moved (a CSS transform) ends now: measure where they are laid out
+    $all("[data-tile]").forEach(function (t) { t.style.transition = ""; t.style.transform = ""; });
+    var box = boxAt(dropBoxes(item), point);
+    if (box) {
+      box.insertBefore(item, before(box, item, point));
+      return;
+    }
+    if (!from || !document.contains(from)) return;
+    var rest = $all("[data-tile]", from).filter(function (t) { return t !== item; });
+    from.insertBefore(item, rest[oldIndex] || null);
+  }
+
+  function dropped(item, point, from, oldIndex) {
+    justDropped = false;
+    // SortableJS swallows the first click after a drag it began, and a drop is often followed by none of the
+    // browser's (a finger that moved, a release away from the tile): the player's next tap would be lost. A
+    // harmless click takes its place.
+    document.body.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    follow(item, point, from, oldIndex);
     hold(false);
     var r = rack();
     if (r) rackOrder = ids(r);
