@@ -192,8 +192,8 @@ def test_a_blocked_rummikub_round_is_told_as_blocked_not_as_a_hand_laid():
     assert lines == [
         "Zoé a passé son tour (la pioche est vide).",
         "Robot Expert a passé son tour (la pioche est vide).",
-        "Robot Confirmé a passé son tour (la pioche est vide). Zoé a gagné la manche : plus personne ne peut jouer et son "
-        "chevalet est le plus petit.",
+        "Robot Confirmé a passé son tour (la pioche est vide). Zoé a gagné la manche : plus personne ne peut jouer "
+        "et son chevalet est le plus petit.",
     ]
     mine = narration.turns(entries[-1:], NAMES, me=0)[0]["text"]
     assert mine.endswith("Tu as gagné la manche : plus personne ne peut jouer et ton chevalet est le plus petit.")
