@@ -120,7 +120,7 @@ def test_unfrozen_pile_melded_team_natural_and_wild_or_pair():
 def test_refusal_names_the_missing_pair():
     state = rig(CARDS, {0: ["8S1", "2H1", "5C1", "6C1"]}, phase="DRAW", pile=["4S1", "8H1"], scores={"A": 0, "B": 0})
     assert takes(CARDS, state) == []
-    assert "deux pièces naturelles" in CARDS.view(state, 0)["pile"]["refusal"]
+    assert "deux cartes naturelles" in CARDS.view(state, 0)["pile"]["refusal"]
 
 
 # ---------------------------------------------------------------- a brute force, against legal_moves
