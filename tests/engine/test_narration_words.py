@@ -184,11 +184,12 @@ def test_a_rummikub_pass_on_an_empty_pool_says_the_pool_is_empty():
 @pytest.mark.parametrize(("slug", "word", "other"),
                          [("canasta", "carte", "tuile"), ("canasta-tuiles", "tuile", "carte")])
 def test_every_canasta_refusal_names_the_games_pieces(slug, word, other):
-    from engine.games._canasta import NEED_PAIR_OR_MELD, OPENING_SHORT
+    from engine.games._canasta_pickup import NEED_PAIR_OR_MELD, opening_short
     from engine.games._canasta_rules import MESSAGES
 
     game = games.get(slug)
-    texts = [game.rules.say(t) for t in (*MESSAGES.values(), NEED_PAIR_OR_MELD, OPENING_SHORT)]
+    texts = [game.rules.say(t) for t in (*MESSAGES.values(), NEED_PAIR_OR_MELD, opening_short(None, 50),
+                                          opening_short(115, 120))]
     assert not [t for t in texts if "pièce" in t.lower()]
     assert game.rules.say(MESSAGES["card_not_in_hand"]) == f"Tu n'as pas cette {word}."
     assert game.rules.say(MESSAGES["too_short"]) == f"Une combinaison compte au moins 3 {word}s."

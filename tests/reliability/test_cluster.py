@@ -248,24 +248,27 @@ def _signup(url: str, forged: str, source: str = "127.0.0.1", proto: str | None 
     host, port = urllib.parse.urlsplit(url).hostname, urllib.parse.urlsplit(url).port
     claims = {"X-Forwarded-For": forged, "X-Real-IP": forged, "Forwarded": f"for={forged}",
               **({"X-Forwarded-Proto": proto} if proto else {})}
-    conn = http.client.HTTPConnection(host, port, timeout=10, source_address=(source, 0))
-    try:
-        conn.request("GET", "/compte/inscription/", headers=claims)
-        page = conn.getresponse()
-        body = page.read().decode()
-        assert page.status == 200, (page.status, body[:500])
-        cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie", "")).group(1)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
-        form = urllib.parse.urlencode({"csrfmiddlewaretoken": token, "username": "", "email": "",
-                                       "password1": "", "password2": ""})
-        conn.request("POST", "/compte/inscription/", body=form, headers={
-            **claims, "Cookie": f"csrftoken={cookie}", "Content-Type": "application/x-www-form-urlencoded"})
-        answer = conn.getresponse()
-        body = answer.read().decode()
-        assert answer.status == 200, (answer.status, body[:500])
-        return "inscriptions depuis cette adresse" in body
-    finally:
-        conn.close()
+    claims["Connection"] = "close"  # one request per connection, as the other tests' clients (urllib) do
+
+    def ask(method: str, **kwargs):
+        conn = http.client.HTTPConnection(host, port, timeout=10, source_address=(source, 0))
+        try:
+            conn.request(method, "/compte/inscription/", **kwargs)
+            response = conn.getresponse()
+            return response, response.read().decode()
+        finally:
+            conn.close()
+
+    page, body = ask("GET", headers=claims)
+    assert page.status == 200, (page.status, body[:500])
+    cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie", "")).group(1)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+    form = urllib.parse.urlencode({"csrfmiddlewaretoken": token, "username": "", "email": "",
+                                   "password1": "", "password2": ""})
+    answer, body = ask("POST", body=form, headers={
+        **claims, "Cookie": f"csrftoken={cookie}", "Content-Type": "application/x-www-form-urlencoded"})
+    assert answer.status == 200, (answer.status, body[:500])
+    return "inscriptions depuis cette adresse" in body
 
 
 def _counted(address: str) -> int:
