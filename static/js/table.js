@@ -517,12 +517,16 @@
     var cards = $all("[data-card]", hand);
     var groups = $all(":scope > .hand-group", hand).length;
     if (!cards.length) return;
+    hand.classList.remove("is-wrapped");
     hand.style.setProperty("--step", "4px");
     hand.style.removeProperty("--join");
     hand.style.removeProperty("--group-gap");
     var width = hand.clientWidth - 8;
     var cardW = cards[0].offsetWidth;   // layout width: a card arriving is scaled down by its animation
     var maxOverlap = cardW * 0.7;
+    // Tiles print a number at their left edge, wider than a card's corner: the next tile leaves it whole.
+    var tiles = cards[0].classList.contains("tile");
+    if (tiles) maxOverlap = Math.max(0, Math.min(maxOverlap, cardW - tileNumberWidth(cards)));
     var inner = cards.length - groups;
     var natural = cards.length * cardW + inner * 4 + gapsWidth(hand);
     if (natural <= width) return;
@@ -532,9 +536,44 @@
       return;
     }
     hand.style.setProperty("--group-gap", "6px");
-    overlap = Math.min((cards.length * cardW + gapsWidth(hand) - width) / (cards.length - 1), maxOverlap);
+    // the gaps' width eases in: while not dragging, count what they will be
+    var gaps = dragging ? gapsWidth(hand) : Math.max(groups - 1, 0) * 6;
+    overlap = (cards.length * cardW + gaps - width) / (cards.length - 1);
+    if (tiles && overlap > maxOverlap) {
+      wrapHand(hand, cards.length, inner, cardW, maxOverlap, width, gaps);
+      return;
+    }
+    overlap = Math.min(overlap, maxOverlap);
     hand.style.setProperty("--step", (-overlap).toFixed(1) + "px");
     hand.style.setProperty("--join", (-overlap).toFixed(1) + "px");
+  }
+
+  // How much of a tile the next one must leave uncovered: its widest number, and a pixel either side.
+  function tileNumberWidth(tiles) {
+    return tiles.reduce(function (widest, tile) {
+      var n = $(".tile-n", tile);
+      return n ? Math.max(widest, n.offsetLeft + n.offsetWidth + 2) : widest;
+    }, 0);
+  }
+
+  // Too many tiles for one row even at the tightest overlap: the hand takes as few rows as it can, each group
+  // kept whole on its row (groups side by side, no longer overlapping), the tiles of a group as loose as the
+  // rows allow.
+  function wrapHand(hand, count, inner, cardW, maxOverlap, width, gaps) {
+    hand.classList.add("is-wrapped");
+    hand.style.removeProperty("--join");
+    for (var rows = 2; rows <= 8; rows++) {
+      var overlap = inner > 0 ? (count * cardW + gaps - rows * width * 0.9) / inner : 0;
+      overlap = Math.min(Math.max(overlap, 0), maxOverlap);
+      hand.style.setProperty("--step", (-overlap).toFixed(1) + "px");
+      if (rowsOf(hand) <= rows || overlap >= maxOverlap) return;
+    }
+  }
+
+  function rowsOf(hand) {
+    var tops = {};
+    $all(":scope > .hand-group", hand).forEach(function (g) { tops[g.offsetTop] = true; });
+    return Object.keys(tops).length;
   }
 
   function gapsWidth(hand) {
@@ -1307,6 +1346,16 @@
 
   document.addEventListener("htmx:afterSettle", function () { window.requestAnimationFrame(afterUpdate); });
   window.addEventListener("resize", function () { window.requestAnimationFrame(fitHand); });
+  // The page's scrollbar comes or goes (no resize event): the hand is laid out again for its new width.
+  if (window.ResizeObserver) {
+    var pageWidth = document.documentElement.clientWidth;
+    new ResizeObserver(function () {
+      var w = document.documentElement.clientWidth;
+      if (w === pageWidth) return;
+      pageWidth = w;
+      window.requestAnimationFrame(fitHand);
+    }).observe(document.documentElement);
+  }
   window.setInterval(tick, 250);
 
   function init() {

@@ -33,6 +33,15 @@ def seat_names(seats) -> dict[int, str]:
     return names
 
 
+def short_name(name: str, seat: Seat) -> str:
+    """The name a phone's narrow seat box shows in full: a robot's place (« Robot 3 ») or its level when it is the
+    only robot of that level (« Expert »; the dots on its avatar say it too); a player's pseudo as is."""
+    if not seat.is_bot:
+        return name
+    last = name.rsplit(" ", 1)[-1]
+    return f"Robot {last}" if last.isdigit() else BOT_LEVELS.get(seat.bot_level, name)
+
+
 def seats_ctx(seats: list[Seat], view: dict | None, me: Seat | None) -> list[dict]:
     """Each seat as the pieces show it; `view["players"]` (the contract's public per-seat facts) fills in
     the count of cards or tiles in hand, the score and whether the seat is still in the match."""
@@ -47,6 +56,7 @@ def seats_ctx(seats: list[Seat], view: dict | None, me: Seat | None) -> list[dic
         out.append({
             "position": seat.position,
             "name": names[seat.position],
+            "short_name": short_name(names[seat.position], seat),
             "is_bot": seat.is_bot,
             "bot_level": seat.bot_level if seat.is_bot else None,  # the robot's avatar shows its level
             "is_me": me is not None and seat.pk == me.pk,

@@ -1,5 +1,5 @@
 """axe-core (vendored in tests/e2e/vendor/axe-core/, no npm needed) in Chromium on the site's pages and on a live
-table of each of the six games: no serious or critical violation.
+table of each of the ten games: no serious or critical violation.
 
 The site's CSP forbids scripts it did not serve; these pages are opened in a context that bypasses it, only so
 that axe can be injected.
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_layout import GAMES
+from tests.e2e.test_console import ALL_GAMES as GAMES
 from tests.e2e.test_play import create_table, sign_up
 
 pytestmark = [pytest.mark.e2e]
@@ -96,7 +96,7 @@ def test_every_table_page_has_no_serious_violation(live_site, axe_page, size):
     problems: list[str] = []
     for game in GAMES:
         create_table(page, live_site, game, 4, ["1", "2", "3"])
-        expect(page.locator("#table-hand [data-card]").first).to_be_visible(timeout=30000)
+        expect(page.locator("#table-hand [data-card], #table-hand [data-tile]").first).to_be_visible(timeout=30000)
         mine = page.locator('#table-status[data-my-turn="1"], #table-round-end.is-open')
         expect(mine.first).to_be_visible(timeout=30000)
         page.wait_for_timeout(400)  # the arriving cards' animation ends

@@ -5,6 +5,8 @@ viewport without scrolling; the scores panel fits the screen; every wild card sh
 One page per size and one bots-only table per game (it starts at once), so the whole run stays short.
 """
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -268,3 +270,136 @@ def test_a_wild_card_keeps_its_star_in_an_overlapped_hand(live_site, page):
         page.wait_for_timeout(300)
     assert seen >= 3
     assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------- the four newest games (issue 31 §2)
+
+NEW_GAMES = ["rummikub", "canasta", "canasta-tuiles", "thunee"]
+
+# In the felt: no line of text drawn over another one (cards and tiles, which overlap in a hand by design, are
+# measured apart); every opponent's name shown whole and told apart from the others; every count of cards or
+# tiles in hand on screen; each number of an overlapped tile in my hand readable.
+TEXT_OVERLAPS = """() => {
+  const felt = document.querySelector('.felt');
+  const visible = (el) => {
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === 'none' || s.visibility === 'hidden' || parseFloat(s.opacity) === 0) return false;
+    }
+    return true;
+  };
+  // the part of a box its scrolling or clipping ancestors let through (null: none)
+  const shown = (el, r) => {
+    let [l, t, ri, b] = [r.left, r.top, r.right, r.bottom];
+    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {  // its own overflow clips its text
+      const s = getComputedStyle(e);
+      if (s.clipPath && s.clipPath !== 'none') return null;
+      if (!/(auto|scroll|hidden|clip)/.test(s.overflowX + s.overflowY)) continue;
+      const c = e.getBoundingClientRect();
+      l = Math.max(l, c.left); t = Math.max(t, c.top); ri = Math.min(ri, c.right); b = Math.min(b, c.bottom);
+    }
+    return (ri - l > 1 && b - t > 1) ? [l, t, ri, b] : null;
+  };
+  const lines = [];
+  const walker = document.createTreeWalker(felt, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    const el = node.parentElement;
+    if (el.closest('.card, .tile, [data-card], [data-tile], .visually-hidden, #table-round-end, .seat-avatar'))
+      continue;
+    if (!visible(el) || el.getBoundingClientRect().width <= 1) continue;   // hidden, or only for screen readers
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (r.width < 1 || r.height < 1) continue;
+      const box = shown(el, r);
+      if (box) lines.push({el, text: node.textContent.trim().slice(0, 40), box});
+    }
+  }
+  const overlaps = [];
+  for (let i = 0; i < lines.length; i++) for (let j = i + 1; j < lines.length; j++) {
+    const a = lines[i].box, b = lines[j].box;
+    const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]), h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+    if (w > 2 && h > 3 && lines[i].el !== lines[j].el)
+      overlaps.push(`« ${lines[i].text} » / « ${lines[j].text} »`);
+  }
+  const names = [], cut = [], counts = [];
+  for (const seat of felt.querySelectorAll('#table-opponents .seat:not(.seat-free)')) {
+    const name = seat.querySelector('.name');
+    const short = name.querySelector('.name-short');
+    const showing = short && visible(short) ? short : (name.querySelector('.name-full') || name);
+    const text = showing.textContent.trim();
+    names.push(text);
+    if (name.scrollWidth > name.clientWidth + 1 || !shown(name, name.getBoundingClientRect())) cut.push(text);
+    const count = seat.querySelector('.seat-count');
+    const out = seat.classList.contains('is-out');
+    if (!out && (!count || !visible(count) || !shown(count, count.getBoundingClientRect()))) counts.push(text);
+  }
+  const numbers = [];
+  for (const n of document.querySelectorAll('#table-hand .tile .tile-n')) {
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const r = range.getBoundingClientRect();
+    if (!r.width) continue;
+    const hit = document.elementFromPoint(r.right - 1, r.top + r.height / 2);
+    if (!hit || hit.closest('.tile') !== n.closest('.tile')) numbers.push(n.textContent.trim());
+  }
+  return {overlaps, names, cut, counts, numbers,
+          height: document.documentElement.scrollHeight, viewport: innerHeight};
+}"""
+
+
+def _check_text(page: Page, moment: str, problems: list[str]) -> None:
+    if page.locator("#table-round-end.is-open").count():
+        return
+    page.wait_for_timeout(600)  # a won trick's line fades in, a pushed piece settles
+    seen = page.evaluate(TEXT_OVERLAPS)
+    for pair in seen["overlaps"]:
+        problems.append(f"{moment}: textes superposés {pair}")
+    if len(set(seen["names"])) != len(seen["names"]):
+        problems.append(f"{moment}: des adversaires portent le même nom à l'écran {seen['names']}")
+    for name in seen["cut"]:
+        problems.append(f"{moment}: le nom « {name} » est coupé")
+    for name in seen["counts"]:
+        problems.append(f"{moment}: le nombre de cartes ou tuiles de « {name} » n'est pas à l'écran")
+    if seen["numbers"]:
+        problems.append(f"{moment}: tuiles illisibles dans ma main {seen['numbers']}")
+    if seen["height"] > seen["viewport"] + 1:
+        problems.append(f"{moment}: la page est plus haute que l'écran ({seen['height']} px)")
+
+
+def _autoplay_mine(page: Page) -> bool:
+    from tests.e2e.test_console import _autoplay_my_move
+
+    return _autoplay_my_move(page, int(re.search(r"/tables/(\d+)/", page.url).group(1)))
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1280, 800)], ids=["phone", "desktop"])
+def test_the_newest_games_draw_no_text_over_text(live_site, page, artifacts_dir, size):
+    """Rummikub, both Canastas and Thunee, with three robots: at each of my turns through a deal (or its first
+    phases), no text over another, names told apart and whole, every count on screen, the page one screen tall."""
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    sign_up(page, live_site, f"textes{width}")
+    problems: list[str] = []
+    for game in NEW_GAMES:
+        create_table(page, live_site, game, 4, ["2", "2", "2"])
+        turns = 0
+        for _ in range(40):
+            mine = page.locator('#table-status[data-my-turn="1"]')
+            mine.or_(page.locator("#table-round-end.is-open")).first.wait_for(timeout=30000)
+            if page.locator("#table-round-end.is-open").count():
+                break
+            turns += 1
+            _check_text(page, f"{game} {width}×{height} tour {turns}", problems)
+            if turns in (1, 4):
+                page.screenshot(path=str(artifacts_dir / f"textes-{game}-{width}-{turns}.png"))
+            if turns >= (9 if game == "thunee" else 5):
+                break
+            version = page.locator("#table-status").get_attribute("data-version")
+            if not _autoplay_mine(page):
+                page.wait_for_timeout(200)
+                continue
+            expect(page.locator("#table-status")).not_to_have_attribute("data-version", version, timeout=10000)
+        assert turns, f"{game}: never my turn"
+    assert not problems, "\n".join(dict.fromkeys(problems))

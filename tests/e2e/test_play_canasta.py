@@ -575,3 +575,55 @@ def test_tile_numbers_stay_whole_in_melds_and_on_the_pile(live_site, browser, ar
     assert not page.evaluate(LAST_MOVE_CUT), "the last move's line is cut on its sides"
     fits_the_screen(page)
     context.close()
+
+
+# A squeezed tile hand on a phone: mostly two-digit numbers, fifteen tiles as dealt, or twenty-eight as after
+# taking a big pile. Each number must be readable (the point at its right edge belongs to its own tile), and the
+# hand, the piles and the enabled actions must stay on the screen, the page no taller nor wider than it.
+TWO_DIGITS = [f"{c}{n}{copy}" for copy in "ab" for n in (10, 11, 12, 13) for c in "RYB"]
+SQUEEZED = {15: [t for t in TWO_DIGITS if t.endswith("a")] + ["Y4a", "K6a", "R2a"],
+            28: TWO_DIGITS + ["Y4a", "K6a", "R2a", "B8a"]}
+TILE_HAND_ON_SCREEN = """() => {
+  const problems = [];
+  const inside = (what, r) => {
+    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1)
+      problems.push(`${what} hors de l'écran (${Math.round(r.left)}, ${Math.round(r.top)})`);
+  };
+  for (const tile of document.querySelectorAll('#table-hand [data-card]')) {
+    const n = tile.querySelector('.tile-n');
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const r = range.getBoundingClientRect();
+    inside(`la tuile ${n.textContent}`, tile.getBoundingClientRect());
+    const hit = document.elementFromPoint(r.right - 1, r.top + r.height / 2);
+    if (!hit || hit.closest('.tile') !== tile) problems.push(`le numéro de ${tile.dataset.card} est couvert`);
+  }
+  for (const el of document.querySelectorAll('#table-centre .cn-stock, #table-centre .cn-pile'))
+    inside('une pile', el.getBoundingClientRect());
+  for (const el of document.querySelectorAll('#table-actions .button:not([aria-disabled="true"])'))
+    inside(`le bouton « ${el.textContent.trim()} »`, el.getBoundingClientRect());
+  if (document.documentElement.scrollHeight > innerHeight + 1) problems.push('la page est plus haute que l\\'écran');
+  if (document.documentElement.scrollWidth > innerWidth + 1) problems.push("la page est plus large que l'écran");
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("count", [15, 28])
+def test_a_squeezed_tile_hand_keeps_every_number_readable_on_a_phone(live_site, browser, artifacts_dir, count):
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    name = f"tuilesserrees{count}"
+    sign_up(page, live_site, name)
+
+    def squeezed(game):
+        return rig(game, {0: SQUEEZED[count]}, current=0, phase="DRAW", pile=["K7b", "Y4b"],
+                   scores={"A": 0, "B": 0}, options={"match_length": "1"})
+
+    table = _prepared_table(name, "canasta-tuiles", squeezed, options={"match_length": "1"})
+    page.goto(f"{live_site}/tables/{table.pk}/")
+    my_turn(page)
+    expect(page.locator("#table-hand [data-card]")).to_have_count(count)
+    page.wait_for_timeout(400)  # the hand laid out (fitHand), the pieces settled
+    page.screenshot(path=str(artifacts_dir / f"canasta-tiles-squeezed-{count}.png"))
+    assert not (problems := page.evaluate(TILE_HAND_ON_SCREEN)), "\n".join(problems)
+    context.close()
