@@ -114,3 +114,35 @@ def test_every_table_page_has_no_serious_violation(live_site, axe_page, size):
     page.wait_for_timeout(1300)  # the celebration's animation ends
     problems += _violations(page, f"fin de manche {size[0]}")
     assert not problems, "\n".join(problems)
+
+
+def test_every_games_spectator_and_replay_pages_have_no_serious_violation(live_site, axe_page):
+    """The pages around a table, for each of the ten games: the spectator's (another user watching) and the
+    replay of a finished round, at its deal, a move in and its last step."""
+    from tests.e2e.test_console import ALL_GAMES, _table_in_its_second_round
+
+    page = axe_page
+    sign_up(page, live_site, "axeregard")
+    problems: list[str] = []
+    for slug in ALL_GAMES:
+        table_id = _table_in_its_second_round("axeregard", slug)
+        page.goto(f"{live_site}/tables/{table_id}/revoir/1/")
+        position = page.get_by_test_id("replay-position")
+        expect(position).to_contain_text("La donne")
+        problems += _violations(page, f"{slug} revoir (donne)")
+        page.keyboard.press("ArrowRight")
+        expect(position).to_contain_text("Coup 1")
+        problems += _violations(page, f"{slug} revoir (coup 1)")
+        page.keyboard.press("End")
+        expect(position).to_have_text(re.compile(r"Coup (\d+) sur \1$"))
+        problems += _violations(page, f"{slug} revoir (fin)")
+    # A spectator: another user on a public table of each game (the seat is the test's own player).
+    page.context.clear_cookies()
+    sign_up(page, live_site, "axespectateur")
+    for slug in ALL_GAMES:
+        table_id = _table_in_its_second_round("axeregard", slug)
+        page.goto(f"{live_site}/tables/{table_id}/regarder/")
+        expect(page.get_by_test_id("spectating")).to_be_visible()
+        page.wait_for_timeout(300)
+        problems += _violations(page, f"{slug} spectateur")
+    assert not problems, "\n".join(problems)
