@@ -38,12 +38,13 @@ def chat_post(*, table: Table, user, text, spectator: bool = False) -> ChatMessa
         raise TableError(f"Un message fait au plus {MAX_LENGTH} caractères.", "chat_long")
     if not spectator and not table.seats.filter(user=user, left=False).exists():
         raise TableError("Seuls les joueurs assis peuvent écrire ici.", "not_seated")
+    # Counted before the lock: a Redis round trip never holds up the table's moves.
+    if hit(f"chat:{table.pk}:{user.pk}", limit=5, window=10):
+        raise TableError("Doucement ! Attends quelques secondes avant d'écrire à nouveau.", "chat_flood")
     with transaction.atomic():
         # The state read under the table's lock, held until the line is written: a line never slips in after
         # the move that starts a deal has committed.
         closed = chat_closed(reads.table_locked(table.pk) or table)
         if closed is not None:  # seats and spectators alike: nothing reaches the players while it is closed
             raise TableError(closed, "chat_closed")
-        if hit(f"chat:{table.pk}:{user.pk}", limit=5, window=10):
-            raise TableError("Doucement ! Attends quelques secondes avant d'écrire à nouveau.", "chat_flood")
         return ChatMessage.objects.create(table=table, user=user, text=text)

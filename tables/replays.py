@@ -54,7 +54,9 @@ def rounds(table: Table, *, until: int | None = None) -> list[Round]:
     out: list[Round] = []
     if not table.seed:
         return out
+    previous = None
     for entry, state, events in services.replay_moves(table):
+        before, previous = previous, state
         number = state.get("round") if isinstance(state, dict) else None
         if not isinstance(number, int):
             continue
@@ -64,6 +66,9 @@ def rounds(table: Table, *, until: int | None = None) -> list[Round]:
             break
         if not out or number != out[-1].number:
             out.append(Round(number))
+        elif isinstance(before, dict) and entry.seat is not None and services.move_is_private(
+                engine, before, entry.seat, entry.move, events):
+            continue  # a staged action the others never saw: its effect shows at its commit's step
         out[-1].steps.append(Step(entry.seq, entry.seat, state, events))
     if out and not out[-1].finished:
         last = out[-1].steps[-1].state

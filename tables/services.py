@@ -228,10 +228,11 @@ def play_move(*, table_id: int, seat: int | None = None, user_id: int | None = N
             seat = table.user_position
             if seat is None:
                 return MoveOutcome(False, table.version, IllegalMove(NOT_SEATED, "Tu n'es pas assis à cette table."))
-        if expected_version is not None and expected_version != table.version_seen_by(seat):
-            # Stale, or a duplicate of the move that ended the match. A page that did not get another player's
-            # private moves shows the table's public version (Table.version_seen_by).
-            return MoveOutcome(False, table.version)
+        # A player's page that did not get another player's private moves shows the table's public version
+        # (Table.version_seen_by); the server's own tasks (robots, timers) read the table itself.
+        current = table.version_seen_by(seat) if actor == "player" else table.version
+        if expected_version is not None and expected_version != current:
+            return MoveOutcome(False, table.version)  # stale, or a duplicate of the move that ended the match
         if table.status != Table.Status.PLAYING or table.state is None:
             return MoveOutcome(False, table.version, IllegalMove("not_playing", "La partie n'est pas en cours."))
         engine = engine_for(table)

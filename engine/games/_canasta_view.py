@@ -33,10 +33,11 @@ def joker_refusal(game, state: dict, seat: int, legal: list) -> str | None:
     on the player's account. None when the seat is not at its draw (the button is not shown then)."""
     if not any(m["action"] == "draw_stock" for m in legal) or state["turn"]["joker"]:
         return None
-    if not any(game.P.rank[p] == game.P.joker_rank for p in state["stock"]):
-        return MESSAGES["no_joker_left"]
+    # The account first: a player who could not take a joker anyway learns nothing of the hidden stock.
     if state["jokers"][seat] <= 0:
         return MESSAGES["no_joker_balance"]
+    if not any(game.P.rank[p] == game.P.joker_rank for p in state["stock"]):
+        return MESSAGES["no_joker_left"]
     return None
 
 

@@ -172,3 +172,34 @@ def test_the_joker_button_is_a_plain_draw_for_the_others_and_the_spectators(make
         else:
             assert f"{NAMES[actor].capitalize()} a pioché." in html or f"{NAMES[actor]} a pioché." in html
             assert f'data-card="{joker}"' not in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_replay_has_no_step_for_a_staged_action(make_player, monkeypatch):
+    """The others never saw a staged meld or its undo: the round's replay (anyone's, once the round is over) has no
+    step for them either, only the discard that ended the turn."""
+    from tables import replays
+
+    table, _players, _watcher = humans_table(make_player, "canasta-tuiles", 4, monkeypatch)
+    table, actor, meld = autoplay_until(table, lambda m, s: s["phase"] == "MELD" and m["action"] == "meld")
+    table = play(table, actor, meld)
+    table = play(table, actor, {"action": "undo"})
+    engine = games.get("canasta-tuiles")
+    discard = next(m for m in engine.legal_moves(table.state, actor) if m["action"] == "discard")
+    table = play(table, actor, discard)
+    staged = set(table.moves.filter(seq__gt=table.version - 3, seq__lte=table.version - 1)
+                 .values_list("seq", flat=True))
+    assert len(staged) == 2
+    # The round played out to its end, then its replay: every step but the staged two.
+    current = table.state["round"]
+    for _ in range(3000):
+        table.refresh_from_db()
+        if table.state["round"] != current or table.status != Table.Status.PLAYING or not engine.to_act(table.state):
+            break
+        seat = engine.to_act(table.state)[0]
+        table = play(table, seat, engine.autoplay(table.state, seat))
+    rnd = replays.finished_round(table, current)
+    assert rnd is not None
+    seqs = [step.seq for step in rnd.steps]
+    assert not staged & set(seqs)
+    assert all(b > a for a, b in zip(seqs, seqs[1:], strict=False))
