@@ -555,16 +555,8 @@ class TableMeldGame(dd.DrawDiscardGame):
     def _round_won(self, new: dict, winner: int, was_opened: bool, used_existing: bool, last_card) -> list[dict]:
         """The winner emptied his hand: reveal, score (§6), then eliminations or the match end (§7)."""
         ending = self._ending(new, winner, was_opened, used_existing)
-        hands = {s: list(new["hands"][s]) for s in new["active"]}
-        hand_points = {s: self.hand_points(h) for s, h in hands.items()}
-        points = self._round_points(new, winner, ending, hand_points)
-        new["scores"] = list(new["scores"])
-        for s in new["active"]:
-            new["scores"][s] += points[s]
-        players = [{
-            "seat": s, "hand": dd.sorted_cards(hands[s]), "melds": [], "deadwood": dd.sorted_cards(hands[s]),
-            "deadwood_points": hand_points[s], "points": points[s],
-        } for s in new["active"]]
+        points, players = self._score_hands(new, lambda hand_points: self._round_points(new, winner, ending,
+                                                                                         hand_points))
         new["current"] = None
         new["taken_card"] = None
         new["take_undone"] = False
@@ -573,12 +565,12 @@ class TableMeldGame(dd.DrawDiscardGame):
         events += self._after_round(new, winner, ending, points, players, last_card)
         return events
 
-    def _round_blocked(self, new: dict) -> list[dict]:
-        """§9: the stock ran out a second time: nobody went out; the round stops and is scored as it
-        stands, every hand counted as at a normal round end (`_blocked_points`), then §7 as usual."""
+    def _score_hands(self, new: dict, points_of) -> tuple[list, list[dict]]:
+        """Count every active hand, score it with `points_of(hand_points)`, add it to the totals; returns the
+        points and the players' reveal lines of the round-over event."""
         hands = {s: list(new["hands"][s]) for s in new["active"]}
         hand_points = {s: self.hand_points(h) for s, h in hands.items()}
-        points = self._blocked_points(new, hand_points)
+        points = points_of(hand_points)
         new["scores"] = list(new["scores"])
         for s in new["active"]:
             new["scores"][s] += points[s]
@@ -586,6 +578,12 @@ class TableMeldGame(dd.DrawDiscardGame):
             "seat": s, "hand": dd.sorted_cards(hands[s]), "melds": [], "deadwood": dd.sorted_cards(hands[s]),
             "deadwood_points": hand_points[s], "points": points[s],
         } for s in new["active"]]
+        return points, players
+
+    def _round_blocked(self, new: dict) -> list[dict]:
+        """§9: the stock ran out a second time: nobody went out; the round stops and is scored as it
+        stands, every hand counted as at a normal round end (`_blocked_points`), then §7 as usual."""
+        points, players = self._score_hands(new, lambda hand_points: self._blocked_points(new, hand_points))
         self._reset_turn(new)
         new["current"] = None
         events = [event("round_over", round=new["round"], winner=None, ending="blocked", points=points,
