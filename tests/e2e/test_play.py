@@ -161,7 +161,7 @@ def test_two_friends_play_gin_through_an_invite_link(live_site, browser, artifac
     me, other = (alice, bruno) if alice.locator(take).count() else (bruno, alice)
     upcard = me.locator(take + " .card").get_attribute("aria-label")
     me.locator(take).click()
-    expect(other.locator("#table-opponents .seat-picked")).to_contain_text("A pris dans la défausse", timeout=5000)
+    expect(other.locator("#table-opponents .seat-picked")).to_contain_text("A pris dans la défausse", timeout=15000)
     expect(other.locator(f'#table-opponents .picked-card[aria-label="{upcard}"]')).to_be_visible()
     other.screenshot(path=str(artifacts_dir / "gin-picked-upcard.png"))
 
