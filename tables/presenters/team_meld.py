@@ -283,8 +283,8 @@ def round_end(pieces: Pieces, view: dict, names: dict, me: int | None, my_team: 
 
 def going_out_headline(words: dict, last: dict, my_team: str | None) -> tuple[str, str]:
     """(celebration, plain headline) of a hand someone went out of, for the reader's side: my team went out,
-    « Canasta ! Nous sortons ! » (the red celebration); the other team, « Eux sortent ! »; a spectator, « Équipe A
-    sort ! ». A hand the stock ended has neither (its summary line says it)."""
+    the engine's celebration with « Nous sortons ! » (in red); the other team, « Eux sortent ! »; a spectator,
+    « Équipe A sort ! ». A hand the stock ended has neither (its summary line says it)."""
     ending, went = last.get("ending"), last.get("went_out")
     shout = words["celebrate"].get(ending, "")
     if not shout or went is None:

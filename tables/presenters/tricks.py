@@ -65,7 +65,7 @@ def bid_text(engine, bid: dict, view: dict) -> str:
     return call_label(engine, bid.get("action", ""), view)
 
 
-RISKY_PREFIX = "call_"  # the family's calls (call_thunee, call_double, …): a bet on the tricks to come
+RISKY_PREFIX = "call_"  # the family's calls (call_…): a bet on the tricks to come
 
 
 def move_buttons(engine, view: dict) -> list[dict]:
@@ -100,7 +100,7 @@ def move_buttons(engine, view: dict) -> list[dict]:
         group["options"].append({**option, "vals": vals})
     for group in groups:
         group["single"] = len(group["options"]) == 1 and set(group["options"][0]) == {"text", "vals"}
-        # « Passer » is the plain way on: the yellow button. A call (« Thunee ! », « Double ! ») stakes the deal on
+        # « Passer » is the plain way on: the yellow button. A call stakes the deal on
         # one player's tricks: a secondary button, so a newcomer is not nudged toward the riskiest move.
         group["secondary"] = (group["action"] or "").startswith(RISKY_PREFIX)
     return groups
