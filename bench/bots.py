@@ -29,6 +29,7 @@ The last line is machine-readable: `RESULT game=… l2_vs_l1=… l3_vs_l2=… l1
 """
 
 import argparse
+import copy
 import hashlib
 import math
 import random
@@ -37,7 +38,9 @@ import time
 from collections import Counter
 from multiprocessing import Pool
 
+from bench import reference
 from engine import bots, games
+from engine.bots import levels as bot_levels
 
 GAMES = ("thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel", "rummikub")
 BENCH_DEFAULT_LIMIT = {"gin": "100"}  # Gin's table default is one round; its ladder has always used 100
@@ -80,6 +83,35 @@ def match_options(slug: str, limit: str | None) -> dict:
     return info.clean_options({option.name: value})
 
 
+ORACLE = 4  # the Expert's search on the true deal: an all-seeing player, the ceiling of a race
+
+
+def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, budget, state=None) -> dict:
+    """A bot's move, the reference opponent's (level 0, `bench.reference`), or the all-seeing one's."""
+    if level == reference.REFERENCE:
+        return reference.choose(game.info.slug, view, legal, rng)
+    if level == ORACLE:
+        return all_seeing(game, state, view, legal, rng, budget)
+    return bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
+
+
+def all_seeing(game, state: dict, view: dict, legal: list[dict], rng: random.Random, budget) -> dict:
+    """The Expert's move when its playouts are dealt the true hidden cards (other hands, stock order) instead
+    of guesses: what perfect knowledge is worth with the same search (Gin, whose search deals hands and stock)."""
+    if len(legal) == 1:
+        return legal[0]
+    seat = view["seat"]
+    truth = {"hands": {s: list(h) for s, h in enumerate(state["hands"]) if s != seat and h is not None},
+             "stock": list(state["stock"])}
+    seeing = copy.copy(bots.adapter_for(game.info.slug))
+    seeing.determinize = lambda *_args: truth
+    return bot_levels.decide(seeing, view, bots.Moves(legal), 3, rng, budget)
+
+
+def name(level: int) -> str:
+    return {reference.REFERENCE: "Ref", ORACLE: "Oracle"}.get(level, f"L{level}")
+
+
 def play_match(task: tuple) -> dict:
     """One heads-up match; the strong level's score (1 win, 0.5 shared or stalled) and timings."""
     slug, index, strong, weak, options, budget, max_steps = task
@@ -103,7 +135,7 @@ def play_match(task: tuple) -> dict:
             view = game.view(state, seat)
             rng = random.Random(f"{seed}:{step}:{seat}")
             t0, c0 = time.perf_counter(), time.thread_time()
-            move = bots.choose(game, view, legal, levels[seat], rng, budget=budget if levels[seat] == 3 else None)
+            move = decide(game, view, legal, levels[seat], rng, budget, state)
             elapsed, used = time.perf_counter() - t0, time.thread_time() - c0
             if len(legal) > 1:
                 wall[levels[seat]].append(elapsed * 1000)
@@ -146,7 +178,7 @@ def progress(results, total: int, every: int = 50) -> list[dict]:
         scores[r["pair"], "score"] += r["score"]
         scores[r["pair"], "n"] += 1
         if len(done) % every == 0 and len(done) < total:
-            rates = ", ".join(f"L{s} vs L{w} {scores[(s, w), 'score'] / n:.1%} of {n}"
+            rates = ", ".join(f"{name(s)} vs {name(w)} {scores[(s, w), 'score'] / n:.1%} of {n}"
                               for (s, w), key in scores if key == "n" for n in [scores[(s, w), "n"]])
             print(f"# {len(done)}/{total} matches: {rates}", file=sys.stderr, flush=True)
     return done
@@ -163,7 +195,8 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
             results = progress(pool.imap_unordered(worker, tasks, chunksize=1), len(tasks))
     else:
         results = progress(map(worker, tasks), len(tasks))
-    summary = {"pairs": {}, "wall": {1: [], 2: [], 3: []}, "cpu": {1: [], 2: [], 3: []}, "turn": {1: [], 2: [], 3: []}}
+    summary = {k: {level: [] for level in (0, 1, 2, 3, ORACLE)} for k in ("wall", "cpu", "turn")}
+    summary["pairs"] = {}
     for r in results:
         entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
                                                         "stalled": 0, "endings": Counter(), "points": Counter()})
@@ -216,7 +249,7 @@ def play_team_hand(game, seed: str, levels: dict, options: dict, budget, max_ste
             rng = random.Random(f"{seed}:{step}:{seat}")
             level = levels[seat]
             t0, c0 = time.perf_counter(), time.thread_time()
-            move = bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
+            move = decide(game, view, legal, level, rng, budget)
             elapsed, used = time.perf_counter() - t0, time.thread_time() - c0
             if len(legal) > 1:
                 times["wall"][level].append(elapsed * 1000)
@@ -280,7 +313,7 @@ def play_whole_team_match(task: tuple) -> dict:
         rng = random.Random(f"{seed}:{step}:{seat}")
         level = levels[seat]
         t0, c0 = time.perf_counter(), time.thread_time()
-        move = bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
+        move = decide(game, view, legal, level, rng, budget)
         elapsed, used = time.perf_counter() - t0, time.thread_time() - c0
         if len(legal) > 1:
             times["wall"][level].append(elapsed * 1000)
@@ -311,7 +344,8 @@ def main(argv=None) -> int:
                              "point_limit (1, 50, 100), Rami traditionnel target (1, 100, 250, 500), Rummikub "
                              "rounds (1, 3, 5); "
                              "default: the table's default")
-    parser.add_argument("--pairs", default="2-1,3-2", help="pairings strong-weak, e.g. 2-1,3-2")
+    parser.add_argument("--pairs", default="2-1,3-2",
+                        help="pairings strong-weak, e.g. 2-1,3-2; 0 is the reference opponent (bench.reference): 3-0")
     parser.add_argument("--iterations", type=int, default=None,
                         help="level 3 determinizations (default: the production budget)")
     parser.add_argument("--first", type=int, default=0, help="index of the first match seed")
@@ -343,16 +377,16 @@ def main(argv=None) -> int:
         rate = e["score"] / e["n"]
         rates[(s, w)] = rate
         stalled = f", {e['stalled']} stalled (draws)" if e["stalled"] else ""
-        print(f"  L{s} vs L{w}: L{s} wins {rate:.1%} of {e['n']} matches  (95% CI {lo:.1%} – {hi:.1%}), "
+        print(f"  {name(s)} vs {name(w)}: {name(s)} wins {rate:.1%} of {e['n']} matches  (95% CI {lo:.1%} – {hi:.1%}), "
               f"{e['rounds'] / e['n']:.1f} rounds/match, {e['steps'] / e['n']:.0f} moves/match{stalled}")
         if e["endings"]:
-            endings = ", ".join(f"{ending} by L{s if who == 'strong' else w}: {n}"
+            endings = ", ".join(f"{ending} by {name(s if who == 'strong' else w)}: {n}"
                                 for (ending, who), n in sorted(e["endings"].items()))
             print(f"    round endings: {endings}")
         points = e["points"]
         if points.get("rounds"):
-            print(f"    points per round (the game's count): L{s} {points['strong'] / points['rounds']:.2f}, "
-                  f"L{w} {points['weak'] / points['rounds']:.2f} over {points['rounds']} rounds")
+            print(f"    points per round (the game's count): {name(s)} {points['strong'] / points['rounds']:.2f}, "
+                  f"{name(w)} {points['weak'] / points['rounds']:.2f} over {points['rounds']} rounds")
     p99 = {}
     for level in (1, 2, 3):
         ts, cs = summary["wall"][level], summary["cpu"][level]
@@ -368,7 +402,8 @@ def main(argv=None) -> int:
     def fmt(x, digits=3):
         return "na" if x is None else f"{x:.{digits}f}"
 
-    print(f"RESULT game={args.game} l2_vs_l1={fmt(rates.get((2, 1)))} l3_vs_l2={fmt(rates.get((3, 2)))} "
+    vs_reference = "".join(f"l{s}_vs_ref={fmt(rate)} " for (s, w), rate in sorted(rates.items()) if w == 0)
+    print(f"RESULT game={args.game} l2_vs_l1={fmt(rates.get((2, 1)))} l3_vs_l2={fmt(rates.get((3, 2)))} {vs_reference}"
           f"l1_p99_ms={fmt(p99.get(1), 2)} l2_p99_ms={fmt(p99.get(2), 2)} l3_p99_ms={fmt(p99.get(3), 2)}")
     return 0
 
