@@ -11,7 +11,12 @@ import random
 from importlib import import_module
 
 REFERENCE = 0  # the bench's level number for the reference opponent
-MODULES = {"gin": "bench.reference.gin"}
+MODULES = {
+    "gin": "bench.reference.gin",
+    "thunee": "bench.reference.thunee",
+    "thanasis": "bench.reference.thanasis",
+    **dict.fromkeys(("rami", "rami40", "kalooki", "rami-traditionnel"), "bench.reference.rami"),
+}
 
 
 def choose(slug: str, view: dict, legal: list[dict], rng: random.Random) -> dict:
