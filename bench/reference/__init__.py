@@ -11,7 +11,12 @@ import random
 from importlib import import_module
 
 REFERENCE = 0  # the bench's level number for the reference opponent
-MODULES = {"gin": "bench.reference.gin"}
+MODULES = {
+    "gin": "bench.reference.gin",
+    "rummikub": "bench.reference.rummikub",
+    "canasta": "bench.reference.canasta",
+    "canasta-tuiles": "bench.reference.canasta",
+}
 
 
 def choose(slug: str, view: dict, legal: list[dict], rng: random.Random) -> dict:
