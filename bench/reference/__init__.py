@@ -16,6 +16,9 @@ MODULES = {
     "thunee": "bench.reference.thunee",
     "thanasis": "bench.reference.thanasis",
     **dict.fromkeys(("rami", "rami40", "kalooki", "rami-traditionnel"), "bench.reference.rami"),
+    "rummikub": "bench.reference.rummikub",
+    "canasta": "bench.reference.canasta",
+    "canasta-tuiles": "bench.reference.canasta",
 }
 
 
