@@ -272,6 +272,34 @@ def test_a_piece_that_arrives_unchanged_stays_in_place(live_site, page):
     other_tab.close()
 
 
+def test_a_click_before_the_page_scripts_have_run_is_played_once_they_have(live_site, page):
+    """The table is drawn before its deferred scripts (htmx, table.js) have run: a tap on a pile in that moment
+    (a page just reloaded, as « Commencer » does) is held and played once they have, not lost."""
+    sign_up(page, live_site, "pressé")
+    create_table(page, live_site, "gin", 2, ["2"])
+    playable = page.locator("#table-centre button.is-playable").first
+    expect(playable).to_be_visible(timeout=30000)  # my decision: nothing changes until I play
+    held, released = [], False  # the deferred scripts' requests (all but table_early.js), answered after the click
+
+    def hold(route):
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"/static/(django_htmx/.*|js/(table|tiles|team_meld)\.js)$"), hold)
+    page.goto(page.url, wait_until="commit")
+    expect(page.locator("#table-hand button.card")).to_have_count(10)
+    assert page.evaluate("typeof htmx") == "undefined", "the page's scripts are held back"
+    playable.click()
+    page.wait_for_timeout(300)
+    assert page.locator("#table-hand button.card").count() == 10
+    released = True
+    for route in held:
+        route.continue_()
+    expect(page.locator("#table-hand button.card")).to_have_count(11, timeout=10000)
+
+
 def test_a_flooding_socket_is_closed_with_1008_by_the_real_server(live_site, page):
     """Daphne (autobahn) refuses to send 1008 unless the site lets it (rummy_site/websocket_close_codes.py)."""
     from websockets.exceptions import ConnectionClosed
