@@ -262,7 +262,7 @@ def test_confirmed_counts_dead_partners():
     assert move["card"] in ("10C1", "10D1")
 
 
-def gin_view(hand, phase="DISCARD", pile=("KC1",), taken=None, scores=(0, 0), stock=20):
+def gin_view(hand, phase="DISCARD", pile=("KC1",), taken=None, scores=(0, 0), stock=20, match="100"):
     hand = sorted(hand, key=sort_key)
     legal = []
     if phase == "DISCARD":
@@ -281,7 +281,7 @@ def gin_view(hand, phase="DISCARD", pile=("KC1",), taken=None, scores=(0, 0), st
         "game": "gin", "seats": 2, "seat": 0, "phase": phase, "current": 0, "active": [0, 1], "dealer": 1,
         "scores": list(scores), "players": [{"seat": 0, "hand_count": len(hand)}, {"seat": 1, "hand_count": 10}],
         "stock_count": stock, "stock_rebuilds": 0, "discard_top": pile[-1] if pile else None,
-        "discard_pile": list(pile), "hand": hand, "legal": legal, "match": "100", "hand_size": 10,
+        "discard_pile": list(pile), "hand": hand, "legal": legal, "match": match, "hand_size": 10,
         "taken_card": taken, "forced_draw": False,
     }
     return view, legal
@@ -333,14 +333,50 @@ def test_gin_expert_plays_on_for_a_gin_while_the_stock_lasts(rng_seed):
     assert move["action"] == "discard" and move["card"] == "KH1"
 
 
-@pytest.mark.parametrize(("stock", "searched"), [(20, False), (6, True), (3, True)])
-def test_gin_expert_weighs_a_knock_once_the_stock_runs_low(stock, searched):
-    from engine.bots.base import Moves
-
-    view, legal = gin_view(GIN_KNOCK, stock=stock)
+@pytest.mark.parametrize(("match", "stock", "scores", "knock_searched", "plays_on_by_default"), [
+    ("100", 20, (0, 0), False, True),  # the gin hunt: a knock-at-once player is undercut
+    ("100", 20, (40, 75), True, True),  # a knock may end the match: weighed by the chance of winning it
+    ("100", 6, (0, 0), True, False),
+    ("100", 3, (0, 0), True, False),
+    ("1", 20, (0, 0), True, False),  # one round: knocking first wins the pot; playing on is weighed too
+    ("1", 3, (0, 0), True, False),
+])
+def test_gin_expert_weighs_knocking_by_the_match(match, stock, scores, knock_searched, plays_on_by_default):
+    # The default is kept unless the playouts clearly prefer another candidate.
+    view, legal = gin_view(GIN_KNOCK, stock=stock, match=match, scores=scores)
     candidates = GIN.discard_candidates(GIN.knowledge(view), Moves(legal), None)
-    assert any(m["action"] == "knock" for m in candidates) is searched
+    assert any(m["action"] == "knock" for m in candidates) is knock_searched
     assert any(m["action"] == "discard" for m in candidates)
+    assert (candidates[0]["action"] == "discard") is plays_on_by_default
+
+
+def test_gin_expert_values_a_round_by_what_it_is_worth_in_the_match():
+    def value(points, winner, match="100", scores=(0, 0)):
+        view, _legal = gin_view(GIN_KNOCK, scores=scores, match=match)
+        know = GIN.knowledge(view)
+        return GIN.utility(points, winner, know), GIN.void_value(know)
+
+    # One round (§7): the winner takes 3/4 of the pot, all of it if the loser has 25 points or more.
+    assert value({0: 0, 1: 30}, 0, "1")[0] == 100 and value({0: 0, 1: 12}, 0, "1")[0] == 75
+    assert value({0: 12, 1: 0}, 1, "1")[0] == 25 and value({0: 30, 1: 0}, 1, "1") == (0, 50)
+    # To 100: the chance of winning the match. The same 12 points given to the other end the match when he
+    # is on 95, and are worth far less at 0 – 0.
+    early, standing = value({0: 0, 1: 12}, 0)
+    assert standing == pytest.approx(50) and 50 < early < 70
+    assert value({0: 0, 1: 12}, 0, scores=(40, 95))[0] == 100
+    assert value({0: 12, 1: 0}, 1, scores=(95, 40))[0] == 0
+    late, standing = value({0: 0, 1: 12}, 0, scores=(60, 60))
+    assert late - standing > early - 50  # points weigh more as both near the limit
+
+
+def test_gin_match_equity_is_a_chance_of_winning_the_match():
+    from engine.bots.gin_match import equity
+
+    assert equity(0, 0) == pytest.approx(0.5, abs=1e-9)
+    assert equity(30, 70) == pytest.approx(1 - equity(70, 30), abs=1e-9)
+    assert equity(101, 40) == 0.0 and equity(40, 101) == 1.0
+    assert equity(0, 90) > equity(0, 50) > equity(0, 0) > equity(50, 0) > equity(90, 0)
+    assert 0.0 < equity(99, 99) < 1.0
 
 
 def test_gin_expert_knocks_a_gin_at_once():
