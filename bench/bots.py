@@ -13,7 +13,7 @@ traditionnel) and Rummikub. Each pairing (level 2 vs level 1, level 3 vs level 2
 from fixed seeds (`bench:<game>:<i>`); the stronger level sits at seat i % 2, so seats alternate.
 
 `--limit` is the game's match option, by default the table's default: Thanasis has none (matches go to
-101, last one standing); Gin `match` (1 round, or 100 penalty points: the bench's default, as before);
+101, last one standing); Gin `match` (1 round, or 100 penalty points: the table's default);
 Rami, Rami 40, Kalooki `point_limit` (1: the first round decides, 50, 100 by default); Rami traditionnel
 `target` (1: one round, 100, 250 by default, 500); Rummikub `rounds` (1, 3 by default, 5). A match that
 has not ended after `--max-steps` moves (a round can stall in Rami 40 / Kalooki when every table meld is
@@ -43,7 +43,7 @@ from engine import bots, games
 from engine.bots import levels as bot_levels
 
 GAMES = ("thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel", "rummikub")
-BENCH_DEFAULT_LIMIT = {"gin": "100"}  # Gin's table default is one round; its ladder has always used 100
+BENCH_DEFAULT_LIMIT: dict[str, str] = {}  # a game's bench match length where it is not the table's default
 MAX_STEPS = 6000
 PAIRS = ((2, 1), (3, 2))
 
@@ -84,32 +84,41 @@ def match_options(slug: str, limit: str | None) -> dict:
 
 
 ORACLE = 4  # the Expert's search on the true deal: an all-seeing player, the ceiling of a race
+HAND_READER = 5  # the Expert's search knowing the other hands but not the stock's order
 
 
 def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, budget, state=None) -> dict:
     """A bot's move, the reference opponent's (level 0, `bench.reference`), or the all-seeing one's."""
     if level == reference.REFERENCE:
         return reference.choose(game.info.slug, view, legal, rng)
-    if level == ORACLE:
-        return all_seeing(game, state, view, legal, rng, budget)
+    if level in (ORACLE, HAND_READER):
+        return all_seeing(game, state, view, legal, rng, budget, stock_known=level == ORACLE)
     return bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
 
 
-def all_seeing(game, state: dict, view: dict, legal: list[dict], rng: random.Random, budget) -> dict:
-    """The Expert's move when its playouts are dealt the true hidden cards (other hands, stock order) instead
-    of guesses: what perfect knowledge is worth with the same search (Gin, whose search deals hands and stock)."""
+def all_seeing(game, state: dict, view: dict, legal: list[dict], rng: random.Random, budget,
+               stock_known: bool = True) -> dict:
+    """The Expert's move when its playouts are dealt the true hidden cards (other hands, and the stock's order
+    if `stock_known`, else shuffled anew each time) instead of guesses: what knowledge is worth with the same
+    search (Gin, whose search deals hands and stock)."""
     if len(legal) == 1:
         return legal[0]
     seat = view["seat"]
-    truth = {"hands": {s: list(h) for s, h in enumerate(state["hands"]) if s != seat and h is not None},
-             "stock": list(state["stock"])}
+    hands = {s: list(h) for s, h in enumerate(state["hands"]) if s != seat and h is not None}
+
+    def truth(*_args):
+        stock = list(state["stock"])
+        if not stock_known:
+            rng.shuffle(stock)
+        return {"hands": hands, "stock": stock}
+
     seeing = copy.copy(bots.adapter_for(game.info.slug))
-    seeing.determinize = lambda *_args: truth
+    seeing.determinize = truth
     return bot_levels.decide(seeing, view, bots.Moves(legal), 3, rng, budget)
 
 
 def name(level: int) -> str:
-    return {reference.REFERENCE: "Ref", ORACLE: "Oracle"}.get(level, f"L{level}")
+    return {reference.REFERENCE: "Ref", ORACLE: "Oracle", HAND_READER: "Reader"}.get(level, f"L{level}")
 
 
 def play_match(task: tuple) -> dict:
@@ -195,7 +204,7 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
             results = progress(pool.imap_unordered(worker, tasks, chunksize=1), len(tasks))
     else:
         results = progress(map(worker, tasks), len(tasks))
-    summary = {k: {level: [] for level in (0, 1, 2, 3, ORACLE)} for k in ("wall", "cpu", "turn")}
+    summary = {k: {level: [] for level in (0, 1, 2, 3, ORACLE, HAND_READER)} for k in ("wall", "cpu", "turn")}
     summary["pairs"] = {}
     for r in results:
         entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
@@ -340,7 +349,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="a short run (20 matches per pairing)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (multiprocessing)")
     parser.add_argument("--limit", "--gin-match", dest="limit", default=None,
-                        help="match option: Gin match (1, 100; bench default 100), Rami / Rami 40 / Kalooki "
+                        help="match option: Gin match (1, 100 by default), Rami / Rami 40 / Kalooki "
                              "point_limit (1, 50, 100), Rami traditionnel target (1, 100, 250, 500), Rummikub "
                              "rounds (1, 3, 5); "
                              "default: the table's default")
