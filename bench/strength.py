@@ -26,6 +26,7 @@ from statistics import NormalDist
 from bench.bots import wilson
 
 PATH = Path(__file__).resolve().parent.parent / "engine" / "bots" / "strength.json"
+LADDER = Path(__file__).with_name("ladder.json")  # python -m bench.ladder: each level against the reference
 BETA = 25 / 6
 SIGMA = 1.0
 ANCHOR = 25.0  # the Confirmé's mu
@@ -34,8 +35,9 @@ ANCHOR = 25.0  # the Confirmé's mu
 FIGURES = {
     "thanasis": ("2026-12-05", "python -m bench.bots --game thanasis --rounds 1000 ; --pairs 3-2 --matches 2000",
                  False, [(2, 0.607, 1000, None, None), (3, 0.524, 2000, 0.502, 0.546)]),
-    "gin": ("2026-11-30", "python -m bench.bots --game gin --rounds 1000 ; --pairs 3-2 --matches 300",
-            False, [(2, 0.682, 1000, None, None), (3, 0.643, 300, 0.588, 0.695)]),
+    "gin": ("2026-12-06", "python -m bench.bots --game gin --pairs 2-1,3-2 --matches 400 --jobs 2 (matches to 100; "
+            "python -m bench.ladder --games gin --lengths 100)",
+            False, [(2, 0.690, 400, 0.643, 0.733), (3, 0.642, 400, 0.594, 0.688)]),
     "rami": ("2026-11-30", "python -m bench.bots --game rami --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 100",
              False, [(2, 0.925, 200, 0.880, 0.954), (3, 0.690, 100, 0.594, 0.772)]),
     "rami40": ("2026-12-03", "python -m bench.bots --game rami40 --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 300",
@@ -67,7 +69,19 @@ def gap(win_rate: float, team: bool) -> float:
     return math.sqrt(2 * BETA ** 2 + 2 * SIGMA ** 2) * z
 
 
+def vs_reference(lengths: dict) -> dict:
+    """Per match length and level, the level's record against the reference opponent (bench/ladder.json)."""
+    out = {}
+    for length, entry in lengths.items():
+        cells = {pair.split("-")[0]: {k: cell[k] for k in ("win_rate", "ci95", "matches", "date")}
+                 for pair, cell in entry["cells"].items() if pair.endswith("-0") and pair[0] in "123"}
+        if cells:
+            out[length] = dict(sorted(cells.items()))
+    return out
+
+
 def build() -> dict:
+    ladder = json.loads(LADDER.read_text(encoding="utf-8")) if LADDER.exists() else {}
     games = {}
     for slug, (date, command, team, rows) in FIGURES.items():
         by_level = {level: (rate, n, low, high) for level, rate, n, low, high in rows}
@@ -85,9 +99,12 @@ def build() -> dict:
                 entry["vs_below"] = {"win_rate": rate, "ci95": [round(low, 3), round(high, 3)], "matches": n}
             levels[str(level)] = entry
         games[slug] = {"date": date, "command": command, "teams": team, "levels": levels}
+        if slug in ladder:
+            games[slug]["vs_reference"] = vs_reference(ladder[slug])
     return {
-        "about": "Robots' strength: win rate of each level against the level below (bench.bots), and the fixed "
-                 "OpenSkill Plackett-Luce rating the site rates players against (bench/strength.py).",
+        "about": "Robots' strength: win rate of each level against the level below (bench.bots), against the "
+                 "reference opponent per match length (bench.ladder, vs_reference), and the fixed OpenSkill "
+                 "Plackett-Luce rating the site rates players against (bench/strength.py).",
         "games": games,
     }
 

@@ -49,6 +49,38 @@ def levels_fr(slug: str) -> list[dict]:
     return rows
 
 
+def reference_fr(slug: str) -> list[dict]:
+    """For the rules page: per match length measured, each level's record against the reference opponent (a
+    simple outside player, bench/reference), e.g. {"length": "1 manche", "cells": [{"name": "Débutant",
+    "win_rate": "48,0 %", "ci": "43,1–52,9 %", "matches": 400}, …]}; [] if not measured."""
+    entry = for_game(slug) or {}
+    rows = []
+    for length, levels in sorted((entry.get("vs_reference") or {}).items(), key=lambda kv: _length_key(kv[0])):
+        cells = []
+        for level in (1, 2, 3):
+            data = levels.get(str(level))
+            cells.append(None if data is None else {
+                "name": LEVEL_NAMES[level], "win_rate": f"{_fr(data['win_rate'] * 100, 1)} %",
+                "ci": f"{_fr(data['ci95'][0] * 100, 1)}–{_fr(data['ci95'][1] * 100, 1)} %",
+                "matches": data["matches"]})
+        rows.append({"length": _length_label(slug, length), "cells": cells})
+    return rows
+
+
+def _length_key(length: str):
+    return (0, int(length)) if length.isdigit() else (1, length)
+
+
+def _length_label(slug: str, length: str) -> str:
+    """« 1 manche », « 100 points de pénalité »: the label of the match-length choice the bench played (the
+    game's first option, as `bench.bots` plays it); « Partie » where the game offers no length."""
+    from engine import games
+
+    options = games.get(slug).info.options
+    choices = {str(value): label for value, label in options[0].choices} if options else {}
+    return choices.get(length, "Partie")
+
+
 def date_fr(slug: str) -> str:
     """The date measured, French (« 2 décembre 2026 »), or ""."""
     entry = for_game(slug)
