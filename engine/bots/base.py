@@ -126,6 +126,7 @@ class Adapter:
     end_limit = 10
     ace_high = False
     take_action = "take_discard"  # the draw that takes the top discard, if the game has it
+    take_to_lower_deadwood = True  # level 2 takes a discard that lowers its deadwood (False: only to meld it)
     potential_weight = 0.0  # level 2: deadwood points one live out is worth (0: a pure tie-break)
     potential_margin = 0  # level 2: potential is weighed for discards within best + margin
 

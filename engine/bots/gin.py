@@ -40,6 +40,10 @@ class GinAdapter(Adapter):
     end_limit = KNOCK_LIMIT
     ace_high = False
     take_action = "take_discard"
+    # A discard taken only to lower the deadwood tells the other what the hand holds and gives up a blind draw:
+    # the Confirmé taking it only to complete a meld won 52.7 % against the reference in one round instead of
+    # 48.5 % (1,500 matches), 62.8 % instead of 57.0 % in matches to 100 (600 matches, same deals).
+    take_to_lower_deadwood = False
     potential_weight = 0.0
     potential_margin = 0
 

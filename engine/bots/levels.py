@@ -74,10 +74,10 @@ def draw_choice(adapter: Adapter, know: Knowledge, moves: Moves, key, level: int
     now, after, _ = take_gain(adapter, know, key)
     if after >= now:
         return fallback
-    if level <= 1:
+    if level <= 1 or not adapter.take_to_lower_deadwood:
         arr = adapter.arrangement(know.hand + [know.top], key)
         if not any(know.top in m for m in arr.melds):
-            return fallback  # a beginner takes a discard only to complete a meld
+            return fallback  # a beginner (and in Gin everyone) takes a discard only to complete a meld
     return take
 
 

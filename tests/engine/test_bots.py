@@ -397,6 +397,9 @@ def test_gin_confirmed_takes_the_discard_only_when_it_improves():
     assert bots.choose(StateFreeGame("gin"), view, legal, 1, random.Random(0)) == {"action": "take_discard"}
     view, legal = gin_view(hand, phase="FIRST_UPCARD", pile=("QH1",))
     assert bots.choose(StateFreeGame("gin"), view, legal, 1, random.Random(0)) == {"action": "pass"}
+    # A 4 of hearts would lower the deadwood (the King goes) but completes nothing: a blind draw is better.
+    view, legal = gin_view(hand, phase="DRAW", pile=("3S1", "4H1"))
+    assert bots.choose(StateFreeGame("gin"), view, legal, 2, random.Random(0)) == {"action": "draw_stock"}
 
 
 def test_gin_knock_arrangement_prefers_fewer_layoffs():
