@@ -133,9 +133,11 @@ class Match:
                 page = commands.full_view(self.table_id, self.users[position].pk)
                 self.audit.check(self.table_id, position, "full_view", page)
 
-    def send(self, position: int, frame: dict) -> None:
+    def send(self, position: int, frame: dict, *, via_socket: bool | None = None) -> None:
         """Half the frames go through the websocket's frame handler, half through the HTTP fallback."""
-        if self.rng.random() < 0.5:
+        if via_socket is None:
+            via_socket = self.rng.random() >= 0.5
+        if not via_socket:
             self.post(position, frame)
             return
         reply = commands.handle_frame(self.table_id, self.users[position].pk, dict(frame))
@@ -172,6 +174,10 @@ class Match:
 
     def play(self, *, quit_after_round: int | None = None, max_moves: int = 3000) -> Table:
         round_seen = 0
+        # Every match answers at least one refused frame on the socket, whatever the shuffle.
+        table = self.table
+        self.send(0, {"kind": "move", "action": "discard", "card": table.state["stock"][-1],
+                      "version": table.version - 1}, via_socket=True)
         for step in range(max_moves):
             table = self.table
             if table.status != Table.Status.PLAYING:
