@@ -38,7 +38,7 @@ import time
 from collections import Counter
 from multiprocessing import Pool
 
-from bench import reference
+from bench import race_oracle, reference
 from engine import bots, games
 from engine.bots import levels as bot_levels
 
@@ -91,6 +91,8 @@ def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, 
     """A bot's move, the reference opponent's (level 0, `bench.reference`), or the all-seeing one's."""
     if level == reference.REFERENCE:
         return reference.choose(game.info.slug, view, legal, rng)
+    if level == ORACLE and game.info.slug == "thanasis":
+        return race_oracle.choose(state, view, legal)
     if level in (ORACLE, HAND_READER):
         return all_seeing(game, state, view, legal, rng, budget, stock_known=level == ORACLE)
     return bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)

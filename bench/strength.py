@@ -70,11 +70,12 @@ def gap(win_rate: float, team: bool) -> float:
 
 
 def vs_reference(lengths: dict) -> dict:
-    """Per match length and level, the level's record against the reference opponent (bench/ladder.json)."""
+    """Per match length and level, the level's record against the reference opponent (bench/ladder.json); level 4
+    is the all-seeing player (the ceiling of a race), where measured."""
     out = {}
     for length, entry in lengths.items():
         cells = {pair.split("-")[0]: {k: cell[k] for k in ("win_rate", "ci95", "matches", "date")}
-                 for pair, cell in entry["cells"].items() if pair.endswith("-0") and pair[0] in "123"}
+                 for pair, cell in entry["cells"].items() if pair.endswith("-0") and pair[0] in "1234"}
         if cells:
             out[length] = dict(sorted(cells.items()))
     return out

@@ -46,10 +46,11 @@ def rules_index(request):
 
 def rules_page(request, slug: str):
     page = get_object_or_404(RulesPage.objects.select_related("game"), game__slug=slug, game__published=True)
+    reference = strength.reference_fr(slug)
     return render(request, "tables/rules_page.html", {
         "page": page, "game": page.game, "bot_strength": strength.levels_fr(slug),
-        "bot_strength_date": strength.date_fr(slug), "bot_reference": strength.reference_fr(slug),
-        "ranked": slug in live_slugs()})
+        "bot_strength_date": strength.date_fr(slug), "bot_reference": reference,
+        "bot_reference_ceiling": any(row["ceiling"] for row in reference), "ranked": slug in live_slugs()})
 
 
 def open_tables():

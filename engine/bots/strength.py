@@ -52,18 +52,21 @@ def levels_fr(slug: str) -> list[dict]:
 def reference_fr(slug: str) -> list[dict]:
     """For the rules page: per match length measured, each level's record against the reference opponent (a
     simple outside player, bench/reference), e.g. {"length": "1 manche", "cells": [{"name": "Débutant",
-    "win_rate": "48,0 %", "ci": "43,1–52,9 %", "matches": 400}, …]}; [] if not measured."""
+    "win_rate": "48,0 %", "ci": "43,1–52,9 %", "matches": 400}, …], "ceiling": the all-seeing player's record
+    (the ceiling of a race) or None}; [] if not measured."""
     entry = for_game(slug) or {}
     rows = []
     for length, levels in sorted((entry.get("vs_reference") or {}).items(), key=lambda kv: _length_key(kv[0])):
         cells = []
-        for level in (1, 2, 3):
+        for level in (1, 2, 3, 4):
             data = levels.get(str(level))
             cells.append(None if data is None else {
-                "name": LEVEL_NAMES[level], "win_rate": f"{_fr(data['win_rate'] * 100, 1)} %",
+                "name": LEVEL_NAMES.get(level, "Joueur qui voit toutes les cartes"),
+                "win_rate": f"{_fr(data['win_rate'] * 100, 1)} %",
                 "ci": f"{_fr(data['ci95'][0] * 100, 1)}–{_fr(data['ci95'][1] * 100, 1)} %",
                 "matches": data["matches"]})
-        rows.append({"length": _length_label(slug, length), "cells": cells})
+        rows.append({"length": _length_label(slug, length), "cells": cells[:3],
+                     "ceiling": cells[3] if len(cells) > 3 else None})
     return rows
 
 
