@@ -116,6 +116,8 @@ def all_seeing(game, state: dict, view: dict, legal: list[dict], rng: random.Ran
 
     seeing = copy.copy(bots.adapter_for(game.info.slug))
     seeing.determinize = truth
+    if hasattr(seeing, "search_kinds"):  # seeing the cards, it searches every decision (Gin: its discards too)
+        seeing.search_kinds = frozenset({"draw", "discard", "end"})
     return bot_levels.decide(seeing, view, bots.Moves(legal), 3, rng, budget)
 
 

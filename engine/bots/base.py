@@ -206,6 +206,11 @@ class Adapter:
         best = min((c for c in left if c != taken), key=lambda c: (left[c], -value(c, key), cards.sort_key(c)))
         return best, left[best]
 
+    def discard_risks(self, know: "Knowledge", allowed: list[str], key) -> dict[str, float]:
+        """Deadwood points a discard is counted as costing beyond what it leaves, for what it gives the next player
+        (none by default)."""
+        return {}
+
     def end_move(self, move: dict, know: "Knowledge", key, level: int) -> dict:
         """The close/knock move to play (a game may choose its parameters, e.g. the arrangement)."""
         return move

@@ -3,8 +3,9 @@
 - Level 1 « Débutant »: keeps the melds of the best arrangement, throws the highest useless card,
   takes a discard only when it completes a meld, closes or knocks as soon as it may.
   It keeps pairs and near-runs whatever is dead, and one discard in four is a random loose card.
-- Level 2 « Confirmé »: greedy on the exact solver: the discard leaving the least deadwood, ties
-  broken by live potential (pairs and near-runs whose completing cards are not dead), takes a
+- Level 2 « Confirmé »: greedy on the exact solver: the discard leaving the least deadwood (plus what
+  the game counts it gives the next player, `Adapter.discard_risks`), ties broken by live potential
+  (pairs and near-runs whose completing cards are not dead), takes a
   discard whenever it lowers the best deadwood, closes or knocks as soon as it may.
 - Level 3 « Expert »: determinized Monte Carlo search (`engine.bots.search`) over the decisions the
   adapter lists (Gin: take the discard or not, knock or not), starting from the level-2 choice and
@@ -129,8 +130,10 @@ def confirmed_order(adapter: Adapter, know: Knowledge, allowed: list[str], key) 
             rest.remove(c)
             pot[c] = adapter.potential(rest, key, live)
 
+    risk = adapter.discard_risks(know, allowed, key)
+
     def order(c):
-        return (left[c] - adapter.potential_weight * pot.get(c, 0.0), left[c], -pot.get(c, 0.0),
+        return (left[c] - adapter.potential_weight * pot.get(c, 0.0) + risk.get(c, 0.0), left[c], -pot.get(c, 0.0),
                 -adapter.value(c, key), cards.sort_key(c))
 
     return sorted(allowed, key=order)

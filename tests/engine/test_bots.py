@@ -402,6 +402,18 @@ def test_gin_confirmed_takes_the_discard_only_when_it_improves():
     assert bots.choose(StateFreeGame("gin"), view, legal, 2, random.Random(0)) == {"action": "draw_stock"}
 
 
+@pytest.mark.parametrize("level", (2, 3))
+def test_gin_confirmed_and_expert_do_not_feed_the_cards_the_other_took(level):
+    """Two Kings are equally useless; the other player took the Jack and Queen of one suit from the pile (public):
+    the robot keeps that suit's King and throws the other."""
+    hand = ["2D1", "4H1", "5S1", "7H1", "7D1", "7C1", "9C1", "10C1", "JC1", "KH1", "KS1"]
+    for picked, thrown in ((["JS1", "QS1"], "KH1"), (["JH1", "QH1"], "KS1")):
+        view, legal = gin_view(hand, stock=30, match="1")
+        view["players"][1]["picked"] = picked
+        move = bots.choose(StateFreeGame("gin"), view, legal, level, random.Random(0), budget=24)
+        assert move == {"action": "discard", "card": thrown}
+
+
 def test_gin_knock_arrangement_prefers_fewer_layoffs():
     # all melded either way: [7S 7H 7D] + [7C..10C] offers 6C/JC lay-offs, [7S 7H 7D 7C] + [8C 9C 10C]
     # only JC (the 7C is ours): the set of four is chosen
