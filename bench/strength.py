@@ -37,7 +37,7 @@ FIGURES = {
                  False, [(2, 0.607, 1000, None, None), (3, 0.524, 2000, 0.502, 0.546)]),
     "gin": ("2026-12-06", "python -m bench.bots --game gin --pairs 2-1,3-2 --matches 400 --jobs 2 (matches to 100; "
             "python -m bench.ladder --games gin --lengths 100)",
-            False, [(2, 0.672, 400, 0.625, 0.717), (3, 0.645, 400, 0.597, 0.690)]),
+            False, [(2, 0.657, 400, 0.610, 0.702), (3, 0.632, 400, 0.584, 0.678)]),
     "rami": ("2026-11-30", "python -m bench.bots --game rami --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 100",
              False, [(2, 0.925, 200, 0.880, 0.954), (3, 0.690, 100, 0.594, 0.772)]),
     "rami40": ("2026-12-03", "python -m bench.bots --game rami40 --pairs 2-1 --matches 200 ; --pairs 3-2 --matches 300",
