@@ -56,6 +56,6 @@ def test_the_rules_page_and_the_creation_form_show_the_strength(client, player_c
     assert "Contre un joueur simple" in html and "1 manche" in html and "100 points de pénalité" in html
     # where it was measured, the ceiling: how often a player who knows the stock's order wins against the same player
     thanasis = client.get(reverse("rules_page", args=["thanasis"])).content.decode()
-    assert "Plafond" in thanasis and "60,0 %" in thanasis and "connaît l’ordre de la pioche" in thanasis
+    assert "Plafond" in thanasis and "60,0 %" in thanasis and "voit les cartes cachées" in thanasis
     form = player_client.get(reverse("tables:lobby") + "?jeu=thunee").content.decode()
     assert 'data-testid="bot-strength"' in form and "98,0 % contre Débutant" in form
