@@ -36,8 +36,7 @@ def choose(state: dict, view: dict, legal: list[dict]) -> dict:
     left = ADAPTER.discards(hand, key)
     beam: dict[frozenset, tuple[int, str]] = {}
     for card in discards:
-        kept = frozenset(c for c in hand if c != card) if hand.count(card) == 1 else _without_one(hand, card)
-        beam.setdefault(kept, (left[card], card))
+        beam.setdefault(_without_one(hand, card), (left[card], card))
     for drawn in own_draws(state, view["seat"]):
         grown: dict[frozenset, tuple[int, str]] = {}
         for kept, (_dw, first) in _best(beam):
