@@ -84,12 +84,7 @@ class GinAdapter(Adapter):
         rules = self.rules(key)
         risks = {}
         for card in allowed:
-            suit, rank = suit_rank(card)
-            near = 0
-            for other in theirs:
-                other_suit, other_rank = suit_rank(other)
-                same_rank = other_rank == rank and other_suit != suit
-                near += same_rank or (other_suit == suit and abs(other_rank - rank) <= 2)
+            near = sum(1 for other in theirs if self.partial_outs(card, other))
             completes = sum(1 for i, a in enumerate(theirs) for b in theirs[i + 1:]
                             if melds.is_valid_meld([a, b, card], rules))
             if near or completes:
