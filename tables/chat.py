@@ -5,7 +5,8 @@ from django.db import transaction
 
 from accounts.throttle import hit
 from tables import reads
-from tables.models import ChatMessage, Table
+from tables.errors import TableError
+from tables.models import ChatMessage, Table, engine_for
 
 MAX_LENGTH = 300
 
@@ -18,8 +19,6 @@ def chat_closed(table: Table, engine=None) -> str | None:
     if state is None:
         return None
     if engine is None:
-        from tables.services import engine_for
-
         engine = engine_for(table)
     return engine.chat_closed(state)
 
@@ -27,8 +26,6 @@ def chat_closed(table: Table, engine=None) -> str | None:
 def chat_post(*, table: Table, user, text, spectator: bool = False) -> ChatMessage:
     """`spectator`: the caller checked that this user may watch and that the table lets spectators write.
     Otherwise only the players at the table now write (not one who left the match)."""
-    from tables.services import TableError
-
     if not isinstance(text, str) or not text.strip():
         raise TableError("Ton message est vide.", "chat_empty")
     text = "".join(ch for ch in text.strip() if ch.isprintable() or ch == " ")  # no control characters (NUL…)

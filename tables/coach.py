@@ -16,8 +16,8 @@ from django.db.models import F
 
 from engine import bots, coach
 from tables import live
-from tables.models import Seat, Table
-from tables.services import TableError, engine_for
+from tables.errors import TableError
+from tables.models import Seat, Table, engine_for
 
 OFF = "Le conseil n'est pas proposé à cette table."
 NOT_SEATED = "Tu n'es pas assis à cette table."

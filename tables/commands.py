@@ -8,7 +8,8 @@ from django.conf import settings
 from accounts.models import User
 from accounts.throttle import hit
 from tables import broadcast, chat, coach, reads, rendering, services, spectators
-from tables.models import Seat, Table
+from tables.errors import TableError
+from tables.models import Seat, Table, engine_for
 
 CONTROL_KEYS = {"kind", "version", "HEADERS"}
 SLOW_KINDS = frozenset({"coach"})  # frames the consumer answers off its database thread (a search runs)
@@ -23,7 +24,7 @@ def rule_url(table: Table, code: str) -> str:
     """« Pourquoi ? » next to a refusal: the game's rules page, opened at the section that explains it (the
     engine's word: `rule_section`, the id of one of the page's headings), else at its top."""
     url = table.game.get_absolute_url()
-    section = services.engine_for(table).rule_section(code)
+    section = engine_for(table).rule_section(code)
     return f"{url}#{section}" if section else url
 
 
@@ -65,7 +66,7 @@ def handle_spectator_frame(table_id: int, user_id: int, payload) -> str | None:
         return error_html(spectators.CANNOT_CHAT)
     try:
         chat.chat_post(table=table, user=User.objects.get(pk=user_id), text=payload.get("text"), spectator=True)
-    except services.TableError as error:
+    except TableError as error:
         return error_html(error.message)
     broadcast.chat_posted(table_id, rendering.render_chat(table))
     return None
@@ -123,7 +124,7 @@ def handle_frame(table_id: int, user_id: int, payload, *, session=None) -> str |
         if kind == "leave":
             services.seat_abandon(table_id=table_id, user=user)
             return None
-    except services.TableError as error:
+    except TableError as error:
         return error_html(error.message)
     return error_html("Action inconnue.")
 
@@ -135,7 +136,7 @@ def _coach(table_id: int, user_id: int, payload: dict) -> str:
     _, version = parse_move(payload)
     try:
         advice = coach.coach_advise(table_id=table_id, user_id=user_id, expected_version=version)
-    except services.TableError as error:
+    except TableError as error:
         return error_html(error.message)
     return coach.render_advice(advice) + (rendering.render_for_user(table_id, user_id) or "")
 

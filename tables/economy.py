@@ -8,13 +8,12 @@ from django.db.models import F
 from accounts.models import Account, Counter, CounterEntry, LedgerEntry, User
 from accounts.services import counter_move, house_account, player_account, pot_account, transfer_create, user_balance
 from engine import games
+from tables.errors import TableError
 from tables.models import Seat, Table
 from tables.table_types import team_index
 
 
 def ensure_can_stake(user: User, stake: int) -> None:
-    from tables.services import TableError
-
     if stake and user_balance(user) < stake:
         raise TableError(f"Il te faut au moins {stake} jetons pour t'asseoir à cette table.", "tokens")
 

@@ -1,7 +1,8 @@
 from django import forms
 
-from engine import bots, games
+from engine import games
 from engine.bots import strength
+from tables import families
 from tables.models import Game, Table
 from tables.services import COACH_LIMITS
 from tables.table_types import arena_possible, partner_of
@@ -10,16 +11,8 @@ SEAT_CHOICES = [("human", "Un ami (invitation)"), ("1", "Robot Débutant"), ("2"
                 ("3", "Robot Expert")]
 
 
-def live_slugs() -> list[str]:
-    """Games playable at a live table: an engine, bots that can fill its seats, and a presenter for its family
-    (the pieces that draw its table)."""
-    from tables.presenters import presenter_for
-
-    return [slug for slug in games.available() if bots.supports(slug) and presenter_for(games.get(slug)) is not None]
-
-
 def playable_games():
-    return Game.objects.filter(published=True, slug__in=live_slugs())
+    return Game.objects.filter(published=True, slug__in=families.live_slugs())
 
 
 class TableCreateForm(forms.Form):

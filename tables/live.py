@@ -18,6 +18,7 @@ from jinja2 import meta, nodes
 from markupsafe import Markup
 
 from rummy_site.french import pluralize
+from tables import families
 
 PARTS = ("status", "opponents", "centre", "hand", "actions", "scores", "round_end", "move_log", "chat_form")
 
@@ -62,9 +63,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["pluralize"] = pluralize  # French: « 0 carte », « 2 cartes »
     env.globals["url"] = url
-    from tables.presenters import template_globals  # the families' macros (their presenters use this module)
-
-    env.globals.update(template_globals())
+    env.globals.update(families.template_globals())  # the families' macros (their presenters use this module)
     return env
 
 

@@ -1,3 +1,4 @@
+import secrets
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -7,6 +8,7 @@ from django.urls import reverse
 
 from engine import games
 from engine.base import name_with
+from tables import families
 
 
 class Game(models.Model):
@@ -75,9 +77,7 @@ class Game(models.Model):
     @property
     def playable(self) -> bool:
         """Playable at a live table now (an engine and bots): the home page offers « Jouer », else « Bientôt »."""
-        from tables.forms import live_slugs
-
-        return self.slug in live_slugs()
+        return self.slug in families.live_slugs()
 
     def allowed_stakes(self) -> list[int]:
         return sorted({int(x) for x in self.stakes.split(",") if x.strip()})
@@ -106,9 +106,13 @@ class RulesPage(models.Model):
         return self.title
 
 
-def new_invite_token() -> str:
-    import secrets
+def engine_for(table: "Table"):
+    """The table's game engine. `game_slug`: read with the table on a move's hot path (tables.reads), sparing the
+    game's row."""
+    return games.get(getattr(table, "game_slug", None) or table.game.slug)
 
+
+def new_invite_token() -> str:
     return secrets.token_urlsafe(18)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from engine import narration
 from tables import services
-from tables.models import Table
+from tables.models import Table, engine_for
 
 NOT_ALLOWED = "Seuls les joueurs de cette table peuvent revoir ses manches."
 
@@ -50,7 +50,7 @@ def match_over(table: Table) -> bool:
 
 def rounds(table: Table, *, until: int | None = None) -> list[Round]:
     """The table's rounds, each with its steps (the deal first). `until`: stop replaying after that round."""
-    engine = services.engine_for(table)
+    engine = engine_for(table)
     out: list[Round] = []
     if not table.seed:
         return out
@@ -94,7 +94,7 @@ def step_table(table: Table, rnd: Round, index: int) -> Table:
         {"v": s.seq, "seat": s.seat, "round": rnd.number, "events": narration.public_events(s.events)}
         for s in rnd.steps[1:index + 1] if narration.public_events(s.events)
     ]
-    if services.engine_for(table).result(step.state) is None:
+    if engine_for(table).result(step.state) is None:
         shown.status = Table.Status.PLAYING
     return shown
 
@@ -105,7 +105,7 @@ def piece_id(piece) -> str:
 
 def hands_at(table: Table, state: dict, seat_names: dict[int, str]) -> list[dict]:
     """Each seat's hand in `state` (the round's end), as the replay shows it once the match is over."""
-    engine = services.engine_for(table)
+    engine = engine_for(table)
     out = []
     for position in sorted(seat_names):
         hand = [piece_id(p) for p in (engine.view(state, position).get("hand") or [])]
@@ -117,7 +117,7 @@ def hands_at(table: Table, state: dict, seat_names: dict[int, str]) -> list[dict
 def deal_line(table: Table, rnd: Round, seat_names: dict[int, str]) -> str:
     """The replay's first step in words: « Zoé distribue les cartes. » (« les tuiles » in a tile game), or
     « Les cartes sont distribuées. » when the game has no dealer."""
-    engine = services.engine_for(table)
+    engine = engine_for(table)
     state = rnd.steps[0].state
     hand = [piece_id(p) for p in (engine.view(state, min(seat_names, default=0)).get("hand") or [])]
     pieces = narration.piece_noun(hand[0] if hand else None) + "s"

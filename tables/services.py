@@ -15,8 +15,9 @@ from accounts.models import Counter, CounterEntry, User
 from accounts.services import InsufficientJokers, counter_balances, counter_move
 from engine import IllegalMove, games
 from engine.rng import new_seed
-from tables import economy, presence, reads, recent, scheduler, stats, table_types, writes
-from tables.models import Game, Seat, SeatPresence, Table, TableMove
+from tables import economy, families, presence, reads, recent, scheduler, stats, table_types, writes
+from tables.errors import TableError
+from tables.models import Game, Seat, SeatPresence, Table, TableMove, engine_for
 
 log = logging.getLogger(__name__)
 
@@ -26,25 +27,11 @@ SEAT_RELEASED = "Tu as quitté cette table : ta place est libre."
 MATCH_LEFT = "Tu as quitté cette partie : tu ne peux plus que la regarder en spectateur."
 
 
-class TableError(Exception):
-    """A request the table refuses, with a French message for the player."""
-
-    def __init__(self, message: str, code: str = "refused"):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-
-
 @dataclass
 class MoveOutcome:
     applied: bool
     version: int
     error: IllegalMove | None = None
-
-
-def engine_for(table: Table):
-    # game_slug: read with the table on a move's hot path (tables.reads), sparing the game's row.
-    return games.get(getattr(table, "game_slug", None) or table.game.slug)
 
 
 # --- creating and joining ----------------------------------------------------------------
@@ -71,9 +58,7 @@ def table_create(
 
     An Arena plays the engine's three-round format (plus its tie-breaks) for an entry stake, and is listed in
     the lobby; a quick-start table is public and friendly (tables.quick_start fills and starts it)."""
-    from tables.forms import live_slugs
-
-    if game.slug not in live_slugs():
+    if game.slug not in families.live_slugs():
         raise TableError("Ce jeu n'est pas encore jouable en ligne.", "not_playable")
     engine = games.get(game.slug)
     info = engine.info

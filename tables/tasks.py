@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from engine import bots, games
 from tables import quick_start, reads, services
-from tables.models import Table
+from tables.models import Table, engine_for
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def bot_turn(table_id: int, version: int, seat: int) -> None:
     bot_seat = next((s for s in reads.seats_of(table_id) if s.position == seat), None)
     if bot_seat is None or not bot_seat.is_bot:
         return
-    engine = services.engine_for(table)
+    engine = engine_for(table)
     legal = engine.legal_moves(table.state, seat)
     if not legal:
         return
@@ -60,7 +60,7 @@ def autoplay_turn(table_id: int, version: int, seat: int, only_if_disconnected: 
         return
     if only_if_disconnected and table.seats.filter(position=seat, connections__gt=0).exists():
         return  # back in time: the move timer still runs
-    engine = services.engine_for(table)
+    engine = engine_for(table)
     if seat not in engine.to_act(table.state):
         return
     if engine.autoplay_waits(table.state) and not any(s.connected for s in table.seats.all()):
@@ -78,7 +78,7 @@ def next_round(table_id: int, version: int) -> None:
     table = _current(table_id, version)
     if table is None:
         return
-    engine = services.engine_for(table)
+    engine = engine_for(table)
     if engine.to_act(table.state) or engine.result(table.state) is not None:
         return
     seat = table.state["active"][0]

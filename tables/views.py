@@ -12,8 +12,9 @@ from django.urls import reverse
 
 from engine import games as engines
 from engine.bots import strength
-from tables import commands, live, quick_start, rendering, replays, services, spectators
-from tables.forms import TableCreateForm, live_slugs, playable_games
+from tables import commands, families, live, quick_start, rendering, replays, services, spectators
+from tables.errors import TableError
+from tables.forms import TableCreateForm, playable_games
 from tables.models import Game, RulesPage, Table
 from tables.presenters import table_context
 from tables.presenters.frame import seat_names
@@ -50,7 +51,7 @@ def rules_page(request, slug: str):
     return render(request, "tables/rules_page.html", {
         "page": page, "game": page.game, "bot_strength": strength.levels_fr(slug),
         "bot_strength_date": strength.date_fr(slug), "bot_reference": reference,
-        "bot_reference_ceiling": any(row["ceiling"] for row in reference), "ranked": slug in live_slugs()})
+        "bot_reference_ceiling": any(row["ceiling"] for row in reference), "ranked": slug in families.live_slugs()})
 
 
 def open_tables():
@@ -130,13 +131,13 @@ def table_new(request):
                 spectators_chat=form.cleaned_data.get("spectators_chat", False),
                 coach_limit=form.cleaned_data["coach_limit"],
             )
-        except services.TableError as error:
+        except TableError as error:
             form.add_error(None, error.message)
         else:
             if len(form.bot_levels()) == table.seats_count - 1:
                 try:
                     services.table_start(table=table, user=request.user)
-                except services.TableError as error:
+                except TableError as error:
                     messages.error(request, error.message)
             return redirect(table)
     tables = list(open_tables())
@@ -155,7 +156,7 @@ def table_quick(request):
         return redirect("tables:lobby")
     try:
         table = quick_start.quick_start_join(user=request.user, game=game)
-    except services.TableError as error:
+    except TableError as error:
         messages.error(request, error.message)
         return redirect("tables:lobby")
     return redirect(table)
@@ -168,7 +169,7 @@ def table_invite(request, token: str):
         return redirect(f"{reverse('accounts:login')}?next={request.path}")
     try:
         services.seat_join(table=table, user=request.user)
-    except services.TableError as error:
+    except TableError as error:
         if table.status in spectators.WATCHABLE:
             # The friend's match has started (or ended): the link lets him watch it instead.
             spectators.grant(request.session, table.pk)
@@ -287,7 +288,7 @@ def table_start(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
     try:
         services.table_start(table=table, user=request.user)
-    except services.TableError as error:
+    except TableError as error:
         messages.error(request, error.message)
     return redirect(table)
 
@@ -301,7 +302,7 @@ def table_leave(request, table_id: int):
             services.seat_leave_waiting(table=table, user=request.user)
         else:
             services.seat_abandon(table_id=table.pk, user=request.user)
-    except services.TableError as error:
+    except TableError as error:
         messages.error(request, error.message)
         return redirect(table)
     messages.info(request, "Tu as quitté la table.")

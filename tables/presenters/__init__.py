@@ -2,47 +2,32 @@
 
 The frame every table shares (seats, turn, clock, what just happened, the leave cost: `frame`) is built the
 same for every game; what a view becomes inside the pieces belongs to the game's family: one presenter per
-family (`FAMILIES`, chosen by the engine's `family`, never by a game's name), drawing with the family's pieces
-under templates/tables/live/<folder>/. A family without a presenter has no live table yet: its games are not
-offered in the lobby (tables.forms.live_slugs).
+family (tables/presenters/<family>.py, registered in tables.families and chosen by the engine's `family`, never by
+a game's name), drawing with the family's pieces under templates/tables/live/<folder>/. A family without a
+presenter has no live table yet: its games are not offered in the lobby (tables.families.live_slugs).
 """
 
-from functools import cache
+import pkgutil
 from importlib import import_module
 
-from tables.models import Seat, Table
-from tables.presenters.base import Presenter
+from tables.families import presenter_for
+from tables.models import Seat, Table, engine_for
 from tables.presenters.frame import frame_context
 
-FAMILIES = {
-    "cards": "tables.presenters.cards",
-    "table_meld": "tables.presenters.table_meld",
-    "tiles": "tables.presenters.tiles",
-    "tricks": "tables.presenters.tricks",
-    "team_meld": "tables.presenters.team_meld",
-}
+SHARED = frozenset({"base", "frame"})  # modules of this package that are not a family's
 
 
-@cache
-def presenter_for(engine) -> Presenter | None:
-    module = FAMILIES.get(getattr(engine, "family", ""))
-    return None if module is None else import_module(module).PRESENTER
-
-
-def template_globals() -> dict:
-    """Every family's template functions, for the live pieces' environment (tables.live)."""
-    merged = {}
-    for module in FAMILIES.values():
-        merged.update(import_module(module).PRESENTER.template_globals)
-    return merged
+def autodiscover() -> None:
+    """Import every family's presenter module, each registering its presenter (tables.families)."""
+    for module in pkgutil.iter_modules(__path__):
+        if module.name not in SHARED:
+            import_module(f"{__name__}.{module.name}")
 
 
 def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: str | None = None,
                   viewer: int | None = None) -> dict:
     """`viewer`: the place of a player watching without his seat's view (a replay of his own match, drawn from
     the public view): the family's pieces take his side in their words (« Nous », « Partenaire »), no more."""
-    from tables.services import engine_for
-
     engine = engine_for(table)
     presenter = presenter_for(engine)
     state = table.state

@@ -5,12 +5,13 @@ GENERIC_PIECES = ("status", "scores", "move_log", "chat_form")
 
 
 class Presenter:
-    """One per family of games (tables.presenters.FAMILIES), chosen by the engine's `family`.
+    """One per family of games (`family`, registered in tables.families), chosen by the engine's `family`.
 
     `folder`: where the family's pieces are, templates/tables/live/<folder>/<part>.jinja, one per part of
     `pieces`; the other parts of the table are the generic ones. `context` adds to the frame (seats, turn,
     clock, what just happened: tables.presenters.frame) what the family's pieces read."""
 
+    family: str = ""
     folder: str = ""
     pieces: tuple[str, ...] = ()
     template_globals: dict = {}  # functions the family's templates call (tables.live.cached_macro)

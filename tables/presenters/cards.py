@@ -6,7 +6,7 @@ from functools import lru_cache
 from markupsafe import Markup
 
 from engine import cards, coach
-from tables import live
+from tables import families, live
 from tables.presenters.base import Presenter
 
 MOVE_CARD_ACTIONS = ("discard", "close", "knock")
@@ -209,6 +209,7 @@ def card_value_fn(view: dict | None):
 
 
 class CardsPresenter(Presenter):
+    family = "cards"
     folder = "cards"
     pieces = ("opponents", "centre", "hand", "actions", "round_end")
     template_globals = {"card_face": card_face, "card_shown": card_shown, "hand_card": hand_card,
@@ -236,4 +237,4 @@ class CardsPresenter(Presenter):
         }
 
 
-PRESENTER = CardsPresenter()
+PRESENTER = families.register(CardsPresenter())

@@ -5,6 +5,7 @@ and the solver's suggestions. Everything comes from the view's keys (it has "tab
 import json
 
 from engine import cards
+from tables import families
 from tables.presenters.cards import CardsPresenter, card_ctx
 
 
@@ -271,6 +272,7 @@ def _mark_hand_targets(groups: list[dict], tm: dict) -> None:
 
 
 class TableMeldPresenter(CardsPresenter):
+    family = "table_meld"
     def context(self, engine, view: dict, frame: dict, *, table, seats: list, me) -> dict:
         ctx = super().context(engine, view, frame, table=table, seats=seats, me=me)
         is_my_turn = frame["is_my_turn"]
@@ -283,4 +285,4 @@ class TableMeldPresenter(CardsPresenter):
         return ctx
 
 
-PRESENTER = TableMeldPresenter()
+PRESENTER = families.register(TableMeldPresenter())

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from engine import cards
 from engine.games import _tiles
-from tables import live
+from tables import families, live
 from tables.presenters.base import Presenter
 from tables.presenters.cards import card_ctx
 from tables.presenters.tiles import tile_ctx
@@ -310,6 +310,7 @@ def match_line(view: dict, words: dict) -> str:
 
 
 class TeamMeldPresenter(Presenter):
+    family = "team_meld"
     folder = "team_meld"
     pieces = ("opponents", "centre", "hand", "actions", "round_end", "scores")
     template_globals = {"cn_piece": piece_html, "cn_hand_piece": hand_piece_html}
@@ -385,4 +386,4 @@ class TeamMeldPresenter(Presenter):
         }
 
 
-PRESENTER = TeamMeldPresenter()
+PRESENTER = families.register(TeamMeldPresenter())

@@ -12,7 +12,7 @@ from functools import lru_cache
 from markupsafe import Markup
 
 from engine.games import _tiles
-from tables import live
+from tables import families, live
 from tables.presenters.base import Presenter
 
 MACROS = "tables/live/tiles/tiles.jinja"
@@ -70,6 +70,7 @@ def round_end(view: dict, seats_ctx: list[dict]) -> dict | None:
 
 
 class TilesPresenter(Presenter):
+    family = "tiles"
     folder = "tiles"
     pieces = ("opponents", "centre", "hand", "actions", "round_end", "scores")  # scores: the tile scoring's note
     template_globals = {"tile_html": tile_html}
@@ -102,4 +103,4 @@ class TilesPresenter(Presenter):
         }
 
 
-PRESENTER = TilesPresenter()
+PRESENTER = families.register(TilesPresenter())

@@ -13,7 +13,7 @@ import json
 from markupsafe import Markup
 
 from engine import cards, narration
-from tables import live
+from tables import families, live
 from tables.presenters.base import Presenter
 from tables.presenters.cards import card_ctx
 
@@ -211,6 +211,7 @@ def history_rows(view: dict, words: dict, names: dict) -> tuple:
 
 
 class TricksPresenter(Presenter):
+    family = "tricks"
     folder = "tricks"
     pieces = ("opponents", "centre", "hand", "actions", "round_end", "scores")
     template_globals = {"tk_hand_card": tk_hand_card}  # the card faces are the cards family's (card_face, card_shown)
@@ -261,4 +262,4 @@ class TricksPresenter(Presenter):
         }
 
 
-PRESENTER = TricksPresenter()
+PRESENTER = families.register(TricksPresenter())

@@ -45,7 +45,8 @@ def _prepared_table(host: str, slug: str, state_of, options=None, jokers=0, part
     if jokers:
         counter_move(user=user, kind=Counter.Kind.JOKERS, amount=jokers, reason=CounterEntry.Reason.GRANT,
                      idempotency_key=f"e2e-jokers-{host}")
-    with mock.patch("tables.scheduler.schedule_decisions"), mock.patch("tables.forms.live_slugs", return_value=[slug]):
+    with mock.patch("tables.scheduler.schedule_decisions"), \
+            mock.patch("tables.families.live_slugs", return_value=[slug]):
         robots = {1: 1, 3: 1} if partner else {1: 1, 2: 1, 3: 1}
         table = services.table_create(host=user, game=Game.objects.get(slug=slug), seats_count=4,
                                       bot_levels=robots, options=options or {}, stake=0, turn_timer_s=60)

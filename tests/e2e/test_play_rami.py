@@ -56,7 +56,7 @@ def _start_table(host: str, others: list[str], bot_levels: dict[int, int], optio
     from tables.models import Game
 
     seats = 1 + len(others) + len(bot_levels)
-    with mock.patch("tables.forms.live_slugs", return_value=["rami"]):
+    with mock.patch("tables.families.live_slugs", return_value=["rami"]):
         table = services.table_create(host=_user(host), game=Game.objects.get(slug="rami"), seats_count=seats,
                                       bot_levels=bot_levels, options=options, stake=0, turn_timer_s=60)
     for name in others:

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from bench import strength as bench_strength
 from engine.bots import strength
-from tables.forms import live_slugs
+from tables.families import live_slugs
 
 LEVELS = ("1", "2", "3")
 

@@ -27,8 +27,7 @@ ANY_TILE = r"(?<![A-Za-z0-9])(?:[RYBK](?:1[0-3]|[1-9])[ab]|J[12])(?![A-Za-z0-9])
 
 
 def _table(player, slug, state, version=5):
-    with mock.patch("tables.services.live_slugs", create=True, return_value=[slug]), \
-            mock.patch("tables.forms.live_slugs", return_value=[slug]):
+    with mock.patch("tables.families.live_slugs", return_value=[slug]):
         table = create_table(player, slug, seats=4, bots={1: 2, 2: 2, 3: 2}, stake=0, start=False)
     Table.objects.filter(pk=table.pk).update(state=state, status=Table.Status.PLAYING, version=version)
     table.refresh_from_db()
@@ -196,7 +195,7 @@ def test_no_push_holds_another_hand_or_the_stock(player):
 
 
 def test_a_waiting_table_and_a_spectator_are_drawn(player):
-    with mock.patch("tables.forms.live_slugs", return_value=["canasta"]):
+    with mock.patch("tables.families.live_slugs", return_value=["canasta"]):
         table = create_table(player, "canasta", seats=4, bots={1: 2}, stake=0, start=False)
     seats = reads.seats_of(table.pk)
     html = render_push(table, seats, seats[0])

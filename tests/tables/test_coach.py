@@ -6,7 +6,7 @@ import pytest
 from engine import coach as engine_coach
 from engine import games
 from tables import broadcast, coach, commands, rendering, services, tasks
-from tables.forms import live_slugs
+from tables.families import live_slugs
 from tables.models import Seat, Table, TableMove
 from tests.tables.helpers import create_table
 

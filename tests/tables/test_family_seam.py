@@ -7,14 +7,13 @@ from pathlib import Path
 import pytest
 
 from engine import games
-from tables.forms import live_slugs
-from tables.presenters import FAMILIES, presenter_for
+from tables.families import PRESENTERS, live_slugs, presenter_for
 
 TABLES = Path(__file__).resolve().parents[2] / "tables"
 GENERIC = ["services.py", "consumers.py", "tasks.py", "broadcast.py", "presence.py", "scheduler.py", "commands.py",
            "economy.py", "reads.py", "writes.py", "recent.py", "views.py", "rendering.py", "live.py", "chat.py",
            "forms.py", "quick_start.py", "table_types.py", "coach.py", "presenters/__init__.py", "presenters/frame.py",
-           "presenters/base.py"]
+           "presenters/base.py", "families.py", "errors.py"]
 GAME_WORDS = {*games.SLUGS, "gin", "rami", "kalooki", "canasta", "thunee", "rummikub", "thanasis"}
 # Fields of one family's view or moves, which only that family's engine and presenter may read.
 FAMILY_FIELDS = {"discard", "discard_top", "discard_pile", "stock", "stock_count", "meld", "melds", "knock",
@@ -46,8 +45,6 @@ def test_the_generic_layers_name_no_game_and_no_family_field(module):
     names, strings = code_words(TABLES / module)
     words = {w.lower() for w in names} | {s.lower() for s in strings}
     assert not words & GAME_WORDS, f"tables/{module} names a game"
-    if module == "presenters/__init__.py":  # the registry names the families ("tiles" is also a view's field)
-        strings -= set(FAMILIES)
     assert not set(strings) & FAMILY_FIELDS, f"tables/{module} reads a family's field"
 
 
@@ -73,9 +70,5 @@ def test_a_game_whose_family_has_no_presenter_is_not_offered(monkeypatch):
     engine and bots (Rummikub was so until its tile table came)."""
     engine = games.get("rummikub")
     assert presenter_for(engine) is not None and "rummikub" in live_slugs()
-    monkeypatch.delitem(FAMILIES, engine.family)
-    presenter_for.cache_clear()
-    try:
-        assert presenter_for(engine) is None and "rummikub" not in live_slugs()
-    finally:
-        presenter_for.cache_clear()
+    monkeypatch.delitem(PRESENTERS, engine.family)
+    assert presenter_for(engine) is None and "rummikub" not in live_slugs()

@@ -168,11 +168,10 @@ def test_quitter_a_waiting_table_costs_nothing(player):
 def test_home_says_bientot_for_a_game_not_playable_and_links_the_others(client, player):
     """All ten games are live; a family whose table cannot be drawn yet (its presenter removed here) puts its
     games back to « Bientôt »."""
-    from tables.presenters import FAMILIES, presenter_for
+    from tables.families import PRESENTERS
 
     family = games.get("thunee").family
-    module = FAMILIES.pop(family)
-    presenter_for.cache_clear()
+    presenter = PRESENTERS.pop(family)
     try:
         client.force_login(player, backend="accounts.backends.HumanOnlyBackend")
         html = client.get(reverse("home")).content.decode()
@@ -180,8 +179,7 @@ def test_home_says_bientot_for_a_game_not_playable_and_links_the_others(client, 
         soon = [g.slug for g in published if not g.playable]
         playable = [g.slug for g in published if g.playable]
     finally:
-        FAMILIES[family] = module
-        presenter_for.cache_clear()  # the cache must not keep the family's absence
+        PRESENTERS[family] = presenter
     assert soon == ["thunee"], "a game whose family has no presenter"
     for slug in soon:
         assert f"?jeu={slug}" not in html

@@ -153,7 +153,7 @@ def test_an_unknown_table_is_a_404(player_client):
     assert player_client.get(reverse("tables:replays", args=[987654])).status_code == 404
 
 
-@pytest.mark.parametrize("slug", __import__("tables.forms", fromlist=["live_slugs"]).live_slugs())
+@pytest.mark.parametrize("slug", __import__("tables.families", fromlist=["live_slugs"]).live_slugs())
 def test_every_game_replays_its_first_round(slug, player, player_client):
     engine = games.get(slug)
     seats = engine.info.default_players

@@ -17,7 +17,7 @@ from tests.tables.helpers import create_table
 
 pytestmark = pytest.mark.django_db
 
-# One game of each family (tables.presenters.FAMILIES): cards, table_meld, tiles, tricks, team_meld (cards, tiles).
+# One game of each family (tables.families): cards, table_meld, tiles, tricks, team_meld (cards, tiles).
 SLUGS = ["gin", "rami", "rummikub", "thunee", "canasta", "canasta-tuiles"]
 
 
@@ -36,7 +36,7 @@ def _round_over(slug):
 
 def _table(player, slug, state):
     seats = games.get(slug).info.default_players
-    with mock.patch("tables.forms.live_slugs", return_value=[slug]):
+    with mock.patch("tables.families.live_slugs", return_value=[slug]):
         table = create_table(player, slug, seats=seats, bots=dict.fromkeys(range(1, seats), 2), stake=0, start=False)
     Table.objects.filter(pk=table.pk).update(state=state, status=Table.Status.PLAYING, version=5)
     table.refresh_from_db()

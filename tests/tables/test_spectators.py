@@ -10,7 +10,7 @@ from django.urls import reverse
 from engine import games
 from tables import broadcast, commands, services, spectators, tasks
 from tables.consumers import TableConsumer
-from tables.forms import live_slugs
+from tables.families import live_slugs
 from tables.models import Game, SpectatorPresence, Table
 
 PASSWORD = "Tr3s-secret!"

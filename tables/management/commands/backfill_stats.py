@@ -14,7 +14,7 @@ from django.db import transaction
 
 from accounts.models import MatchRecord
 from tables import services, stats
-from tables.models import Table
+from tables.models import Table, engine_for
 
 
 class Command(BaseCommand):
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         written = skipped = 0
         for table in todo.iterator():
             state = self._state(table)
-            engine = services.engine_for(table)
+            engine = engine_for(table)
             result = engine.result(state) if state else None
             if result is None:
                 skipped += 1
