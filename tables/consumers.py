@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from tables import broadcast, commands, presence, resync, spectators
+from tables import broadcast, commands, resync, socket_registry, spectators
 
 MAX_FRAME = 4096
 FLOOD_LIMIT = 20  # frames per FLOOD_WINDOW seconds before the socket is closed (1008)
@@ -90,7 +90,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.player_group(self.table_id, user.pk), self.channel_name)
         await self.channel_layer.group_add(broadcast.public_group(self.table_id), self.channel_name)
         await self.accept()
-        presence.socket_opened(self.table_id, user.pk)
+        socket_registry.socket_opened(self.table_id, user.pk)
         # Counted before anything the page can send next (Channels handles a socket's messages in order).
         if await writer(commands.connect_seat)(self.table_id, user.pk) is None:
             # He left the place since the handshake's read (« Quitter » in another tab): this page is not the seat's.
@@ -202,7 +202,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             stop(self.channel_name)
         await self.channel_layer.group_discard(broadcast.player_group(self.table_id, self.user_id), self.channel_name)
         await self.channel_layer.group_discard(broadcast.public_group(self.table_id), self.channel_name)
-        presence.socket_closed(self.table_id, self.user_id)
+        socket_registry.socket_closed(self.table_id, self.user_id)
         if not self.released:  # a released socket's seat is gone (the player may sit elsewhere now)
             await writer(commands.disconnect_seat)(self.table_id, self.user_id)
 

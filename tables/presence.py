@@ -1,7 +1,7 @@
 """Who is connected, across server processes that may die without closing their sockets.
 
-Each web server process has an id (`SERVER_ID`) and beats every `PRESENCE_HEARTBEAT_SECONDS` in the
-database (`ServerProcess.last_beat`). A seat's open sockets are counted per process (`SeatPresence`);
+Each web server process has an id (`tables.socket_registry.SERVER_ID`) and beats every
+`PRESENCE_HEARTBEAT_SECONDS` in the database (`ServerProcess.last_beat`). A seat's open sockets are counted per process (`SeatPresence`);
 `Seat.connections` is their sum, kept in the same transaction, so the hot path reads one column.
 A process silent for `PRESENCE_DEAD_AFTER_BEATS` beats is dead (kill -9, machine lost, or a graceful stop:
 daphne does not close its consumers on SIGTERM): any live process takes its sockets off the seats they
@@ -16,55 +16,19 @@ import os
 import socket
 import threading
 import time
-import uuid
-from collections import Counter
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, transaction
 from django.utils import timezone
+
+from tables import scheduler, services, socket_registry, spectators
+from tables.models import Seat, SeatPresence, ServerProcess
 
 log = logging.getLogger(__name__)
 
-SERVER_ID = uuid.uuid4().hex
-_open = Counter()  # (table_id, user_id) -> sockets this process holds open
-_open_lock = threading.Lock()
 _started = threading.Event()
 _registered = False  # this process's row was created once: its absence later means it was reaped
-
-
-def socket_opened(table_id: int, user_id: int) -> None:
-    with _open_lock:
-        _open[(table_id, user_id)] += 1
-
-
-def socket_closed(table_id: int, user_id: int) -> None:
-    with _open_lock:
-        key = (table_id, user_id)
-        _open[key] -= 1
-        if _open[key] <= 0:
-            del _open[key]
-
-
-def count(seat, delta: int) -> None:
-    """Add `delta` sockets of this process to `seat` (locked by the caller, in its transaction). Plain SQL:
-    a burst of pages (every player back after a restart) runs this once per socket."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT id, sockets FROM tables_seatpresence WHERE seat_id = %s AND server = %s",
-                       [seat.pk, SERVER_ID])
-        row = cursor.fetchone()
-        before = row[1] if row else 0
-        after = max(0, before + delta)
-        if row is None:
-            if after:
-                cursor.execute("INSERT INTO tables_seatpresence (seat_id, server, sockets) VALUES (%s, %s, %s)",
-                               [seat.pk, SERVER_ID, after])
-        elif after:
-            cursor.execute("UPDATE tables_seatpresence SET sockets = %s WHERE id = %s", [after, row[0]])
-        else:
-            cursor.execute("DELETE FROM tables_seatpresence WHERE id = %s", [row[0]])
-    # only what this process really counted (a socket of a process wrongly reaped was taken off already)
-    seat.connections = max(0, seat.connections + after - before)
 
 
 def dead_after() -> timedelta:
@@ -73,13 +37,11 @@ def dead_after() -> timedelta:
 
 def beat() -> bool:
     """Say this process is alive. Returns False when it had been taken for dead (its row was gone)."""
-    from tables.models import ServerProcess
-
     global _registered
-    updated = ServerProcess.objects.filter(pk=SERVER_ID).update(last_beat=timezone.now())
+    updated = ServerProcess.objects.filter(pk=socket_registry.SERVER_ID).update(last_beat=timezone.now())
     if updated:
         return True
-    ServerProcess.objects.create(id=SERVER_ID, label=f"{socket.gethostname()}:{os.getpid()}",
+    ServerProcess.objects.create(id=socket_registry.SERVER_ID, label=f"{socket.gethostname()}:{os.getpid()}",
                                  last_beat=timezone.now())
     reaped, _registered = _registered, True
     return not reaped
@@ -87,24 +49,16 @@ def beat() -> bool:
 
 def recount_own_sockets() -> None:
     """This process was reaped while alive: count its open sockets again."""
-    from tables import services
-
-    with _open_lock:
-        held = list(_open.items())
-    for (table_id, user_id), sockets in held:
-        services.seat_connected(table_id=table_id, user_id=user_id, delta=sockets)
-    from tables import spectators
-
+    for (table_id, user_id), count in socket_registry.held():
+        services.seat_connected(table_id=table_id, user_id=user_id, delta=count)
     spectators.recount_own()
 
 
 def reap_dead_servers() -> int:
     """Take the sockets of every dead process off their seats. Returns how many processes were reaped."""
-    from tables import scheduler
-    from tables.models import Seat, SeatPresence, ServerProcess
-
     limit = timezone.now() - dead_after()
-    dead = list(ServerProcess.objects.filter(last_beat__lt=limit).exclude(pk=SERVER_ID).values_list("pk", flat=True))
+    dead = list(ServerProcess.objects.filter(last_beat__lt=limit).exclude(pk=socket_registry.SERVER_ID)
+                .values_list("pk", flat=True))
     reaped = 0
     for server in dead:
         # The row goes first: a process that was only stalled finds it gone at its next beat and counts its
@@ -124,8 +78,6 @@ def reap_dead_servers() -> int:
                 if seat.connections == 0:
                     scheduler.after_commit_autoplay_if_due(seat.table_id)
                     scheduler.after_commit_presence_changed(seat.table_id)
-        from tables import spectators
-
         spectators.reap_server(server)
         log.warning("Server process %s stopped beating: its sockets are no longer counted", server)
     return reaped

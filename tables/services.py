@@ -15,7 +15,7 @@ from accounts.models import Counter, CounterEntry, User
 from accounts.services import InsufficientJokers, counter_balances, counter_move
 from engine import IllegalMove, games
 from engine.rng import new_seed
-from tables import economy, families, presence, reads, recent, scheduler, stats, table_types, writes
+from tables import economy, families, reads, recent, scheduler, socket_registry, stats, table_types, writes
 from tables.errors import TableError
 from tables.models import Game, Seat, SeatPresence, Table, TableMove, engine_for
 
@@ -391,7 +391,7 @@ def seat_connected(*, table_id: int, user_id: int, delta: int) -> Seat | None:
         seat = reads.seat_locked(table_id, user_id)
         if seat is None:
             return None
-        presence.count(seat, delta)
+        socket_registry.count(seat, delta)
         seat.last_seen = timezone.now()
         writes.seat_presence(seat)
         if seat.connections == 0 or delta > 0:

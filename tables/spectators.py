@@ -18,7 +18,7 @@ from collections import Counter
 from django.db import transaction
 from django.db.models import F
 
-from tables import scheduler
+from tables import scheduler, socket_registry
 from tables.models import Seat, SpectatorPresence, Table
 
 SESSION_KEY = "watch_tables"
@@ -86,13 +86,12 @@ def socket_closed(table_id: int, user_id: int) -> None:
 def spectator_connected(*, table_id: int, user_id: int, delta: int) -> int:
     """Count a spectator socket of this process opened (+1) or closed (-1); returns the table's new count of
     spectators, which the seats see at the next push (one is scheduled)."""
-    from tables.presence import SERVER_ID
-
     with transaction.atomic():
-        row = SpectatorPresence.objects.filter(table_id=table_id, user_id=user_id, server=SERVER_ID).first()
+        server = socket_registry.SERVER_ID
+        row = SpectatorPresence.objects.filter(table_id=table_id, user_id=user_id, server=server).first()
         if row is None:
             if delta > 0:
-                SpectatorPresence.objects.create(table_id=table_id, user_id=user_id, server=SERVER_ID, sockets=delta)
+                SpectatorPresence.objects.create(table_id=table_id, user_id=user_id, server=server, sockets=delta)
         elif row.sockets + delta > 0:
             SpectatorPresence.objects.filter(pk=row.pk).update(sockets=F("sockets") + delta)
         else:

@@ -1,12 +1,13 @@
 """Presence across server processes: a process that dies without closing its sockets stops counting."""
 
+from collections import Counter
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from engine import games
-from tables import presence, scheduler, services, tasks
+from tables import presence, scheduler, services, socket_registry, tasks
 from tables.models import Seat, SeatPresence, ServerProcess, TableMove
 from tests.tables.helpers import create_table
 
@@ -44,7 +45,7 @@ def test_sockets_are_counted_per_server_process(gin_table, player):
     services.seat_connected(table_id=gin_table.pk, user_id=player.pk, delta=+1)
     services.seat_connected(table_id=gin_table.pk, user_id=player.pk, delta=+1)
     assert human_seat(gin_table).connections == 2
-    assert SeatPresence.objects.get(server=presence.SERVER_ID).sockets == 2
+    assert SeatPresence.objects.get(server=socket_registry.SERVER_ID).sockets == 2
     services.seat_connected(table_id=gin_table.pk, user_id=player.pk, delta=-1)
     services.seat_connected(table_id=gin_table.pk, user_id=player.pk, delta=-1)
     assert human_seat(gin_table).connections == 0
@@ -84,27 +85,27 @@ def test_a_dead_server_only_takes_off_its_own_sockets(gin_table, player):
 
 
 def test_a_process_taken_for_dead_while_alive_counts_its_sockets_again(gin_table, player, monkeypatch):
-    monkeypatch.setattr(presence, "_open", presence.Counter())
+    monkeypatch.setattr(socket_registry, "_open", Counter())
     monkeypatch.setattr(presence, "_registered", False)
     presence.heartbeat_once()  # this process registers
-    presence.socket_opened(gin_table.pk, player.pk)
+    socket_registry.socket_opened(gin_table.pk, player.pk)
     services.seat_connected(table_id=gin_table.pk, user_id=player.pk, delta=+1)
     # Stalled longer than the dead delay: another process reaps it.
-    ServerProcess.objects.filter(pk=presence.SERVER_ID).update(last_beat=timezone.now() - timedelta(hours=1))
+    ServerProcess.objects.filter(pk=socket_registry.SERVER_ID).update(last_beat=timezone.now() - timedelta(hours=1))
     with monkeypatch.context() as other_process:
-        other_process.setattr(presence, "SERVER_ID", "another")
+        other_process.setattr(socket_registry, "SERVER_ID", "another")
         assert presence.reap_dead_servers() == 1
     assert human_seat(gin_table).connections == 0
     presence.heartbeat_once()  # back: its row is gone, so it counts its open socket again
     assert human_seat(gin_table).connections == 1
-    presence.socket_closed(gin_table.pk, player.pk)
+    socket_registry.socket_closed(gin_table.pk, player.pk)
     services.seat_connected(table_id=gin_table.pk, user_id=player.pk, delta=-1)
     assert human_seat(gin_table).connections == 0
 
 
 def test_a_socket_closing_after_its_count_was_reaped_does_not_undercount(gin_table, player):
     services.seat_connected(table_id=gin_table.pk, user_id=player.pk, delta=+1)
-    SeatPresence.objects.filter(server=presence.SERVER_ID).delete()  # reaped meanwhile
+    SeatPresence.objects.filter(server=socket_registry.SERVER_ID).delete()  # reaped meanwhile
     Seat.objects.filter(pk=human_seat(gin_table).pk).update(connections=0)
     beating("other", ago_s=0)
     counted_by("other", gin_table, 1)
