@@ -6,6 +6,8 @@ class TablesConfig(AppConfig):
     verbose_name = "Jeux et tables"
 
     def ready(self) -> None:
-        from tables import presenters  # the families' presenters register themselves (tables.families)
+        # Both need the models loaded: the families' presenters register themselves (tables.families), and the
+        # Celery tasks, which tables.scheduler sends by name, are registered in every process (run eagerly in tests).
+        from tables import presenters, tasks  # noqa: F401
 
         presenters.autodiscover()

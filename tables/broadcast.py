@@ -17,8 +17,11 @@ import time
 from contextlib import contextmanager
 
 from channels.layers import get_channel_layer
+from django.db import close_old_connections
 
+from tables import reads
 from tables.models import Table
+from tables.rendering import render_push
 
 
 def player_group(table_id: int, user_id: int) -> str:
@@ -144,9 +147,6 @@ def table_changed(table_id: int, *, table: Table | None = None, only: int | None
     (tables.services.move_is_private): his render alone is pushed, no other seat's and no public one, so the others
     learn nothing of it, not even that it happened. `also`: more messages to send in the same hop. Returns the
     table and seats it used."""
-    from tables import reads
-    from tables.rendering import render_push
-
     with _one_hop():
         if table is None:
             table = reads.table(table_id)
@@ -209,8 +209,6 @@ def presence_changed(table_id: int) -> None:
 
 
 def _push_presence() -> None:
-    from django.db import close_old_connections
-
     while True:
         with _presence:
             while not _presence_pending:

@@ -1,7 +1,8 @@
 """Who is connected, across server processes that may die without closing their sockets.
 
 Each web server process has an id (`tables.socket_registry.SERVER_ID`) and beats every
-`PRESENCE_HEARTBEAT_SECONDS` in the database (`ServerProcess.last_beat`). A seat's open sockets are counted per process (`SeatPresence`);
+`PRESENCE_HEARTBEAT_SECONDS` in the database (`ServerProcess.last_beat`). A seat's open sockets are counted per
+process (`SeatPresence`, tables.socket_registry);
 `Seat.connections` is their sum, kept in the same transaction, so the hot path reads one column.
 A process silent for `PRESENCE_DEAD_AFTER_BEATS` beats is dead (kill -9, machine lost, or a graceful stop:
 daphne does not close its consumers on SIGTERM): any live process takes its sockets off the seats they

@@ -9,16 +9,27 @@ fire them explicitly.
 
 import threading
 from collections import deque
+from datetime import timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
+
+from tables import broadcast, reads
+from tables.models import Table, TableMove, engine_for
 
 _local = threading.local()
 
+# The tasks (tables.tasks) are sent by name: they play moves through tables.services, which calls this module.
+BOT_TURN = "tables.tasks.bot_turn"
+AUTOPLAY_TURN = "tables.tasks.autoplay_turn"
+NEXT_ROUND = "tables.tasks.next_round"
 
-def _enqueue(task, args: tuple, countdown: float = 0) -> None:
+
+def _enqueue(task: str, args: tuple, countdown: float = 0) -> None:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        task.apply_async(args=args, countdown=countdown)
+        current_app.send_task(task, args=args, countdown=countdown)
         return
     if countdown > 0:
         return
@@ -30,7 +41,7 @@ def _enqueue(task, args: tuple, countdown: float = 0) -> None:
     try:
         while queue:
             pending, pending_args = queue.popleft()
-            pending.run(*pending_args)
+            current_app.tasks[pending].run(*pending_args)
     finally:
         _local.queue = None
 
@@ -43,8 +54,6 @@ def after_commit_move(table) -> None:
 
 
 def _after_move(table) -> None:
-    from tables import broadcast
-
     # No lobby message: no page listens to one (the lobby's lists poll), and a move changes none of them.
     # A private move (tables.services.move_is_private) goes to its player alone.
     private = table.private_seat if table.version != table.public_version else None
@@ -53,23 +62,17 @@ def _after_move(table) -> None:
 
 
 def after_commit_table_changed(table_id: int) -> None:
-    from tables import broadcast
-
     transaction.on_commit(lambda: broadcast.table_changed(table_id))
 
 
 def after_commit_seat_released(table_id: int, user_id: int, position: int, message: str) -> None:
     """The player lost his seat: once committed, his sockets on that place are told and closed."""
-    from tables import broadcast
-
     transaction.on_commit(lambda: broadcast.seat_released(table_id, user_id, position, message))
 
 
 def after_commit_presence_changed(table_id: int) -> None:
     """A seat's sockets opened or closed: the table is pushed soon, once for all such changes
     (eagerly in tests, like the tasks)."""
-    from tables import broadcast
-
     if settings.CELERY_TASK_ALWAYS_EAGER:
         transaction.on_commit(lambda: broadcast.table_changed(table_id))
     else:
@@ -77,15 +80,11 @@ def after_commit_presence_changed(table_id: int) -> None:
 
 
 def after_commit_lobby_changed() -> None:
-    from tables import broadcast
-
     transaction.on_commit(broadcast.lobby_changed)
 
 
 def after_commit_autoplay_if_due(table_id: int) -> None:
     """A player just lost every connection: if it is their decision, autoplay it now."""
-    from tables import reads
-
     def run():
         table = reads.table(table_id)
         if table is not None:
@@ -97,10 +96,6 @@ def after_commit_autoplay_if_due(table_id: int) -> None:
 def schedule_decisions(table_id: int, version: int, *, table=None, seats=None) -> None:
     """Queue what the current decision needs: a bot turn, an autoplay, a timer, or the next round.
     `table` and `seats`: as just read after the commit (spares reading them again)."""
-    from tables import reads, tasks
-    from tables.models import Table
-    from tables.services import engine_for
-
     if table is None or table.pk != table_id:
         table, seats = reads.table(table_id), None
     if table is None or table.version != version or table.status != Table.Status.PLAYING or table.state is None:
@@ -109,7 +104,7 @@ def schedule_decisions(table_id: int, version: int, *, table=None, seats=None) -
     to_act = engine.to_act(table.state)
     if not to_act:
         if engine.result(table.state) is None:
-            _enqueue(tasks.next_round, (table_id, version), countdown=settings.NEXT_ROUND_DELAY_SECONDS)
+            _enqueue(NEXT_ROUND, (table_id, version), countdown=settings.NEXT_ROUND_DELAY_SECONDS)
         return
     seats = {s.position: s for s in (reads.seats_of(table_id) if seats is None else seats)}
     # Nobody left to watch (no bot, no human connected): only the move timer plays, so a table
@@ -120,21 +115,19 @@ def schedule_decisions(table_id: int, version: int, *, table=None, seats=None) -
         if seat is None:
             continue
         if seat.is_bot:
-            _enqueue(tasks.bot_turn, (table_id, version, position), countdown=settings.BOT_DELAY_SECONDS)
+            _enqueue(BOT_TURN, (table_id, version, position), countdown=settings.BOT_DELAY_SECONDS)
         elif seat.left and anyone_watching:
-            _enqueue(tasks.autoplay_turn, (table_id, version, position))
+            _enqueue(AUTOPLAY_TURN, (table_id, version, position))
         elif seat.connections == 0 and anyone_watching:
             # A page reload or a new page after « Créer la table » is a short disconnection:
             # give the player a few seconds before the rules' autoplay takes the decision.
-            _enqueue(tasks.autoplay_turn, (table_id, version, position, True),
+            _enqueue(AUTOPLAY_TURN, (table_id, version, position, True),
                      countdown=settings.DISCONNECT_GRACE_SECONDS)
         # Otherwise the move timer: tasks.expire_turns plays when the table's deadline passes.
 
 
 def reschedule_playing_tables() -> int:
     """Re-arm the current decision of every table in play (after a restart lost queued tasks)."""
-    from tables.models import Table
-
     count = 0
     for table_id, version in Table.objects.filter(status=Table.Status.PLAYING).values_list("id", "version"):
         schedule_decisions(table_id, version)
@@ -147,13 +140,6 @@ REPUSH_WINDOW_S = 120  # a worker killed this long ago or less may have left mov
 
 def repush_recent_tables() -> int:
     """Push again the current view of the tables in play that moved in the last REPUSH_WINDOW_S."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tables import broadcast
-    from tables.models import Table, TableMove
-
     since = timezone.now() - timedelta(seconds=REPUSH_WINDOW_S)
     table_ids = set(TableMove.objects.filter(created__gte=since, table__status=Table.Status.PLAYING)
                     .values_list("table_id", flat=True))

@@ -63,7 +63,7 @@ def test_a_dead_server_no_longer_keeps_the_player_connected_and_autoplay_takes_o
     assert human_seat(gin_table).connections == 0
     assert not SeatPresence.objects.exists() and not ServerProcess.objects.filter(pk="dead").exists()
     # Disconnected: after the grace delay, the rules' autoplay plays for the player.
-    assert queued == [(tasks.autoplay_turn, (gin_table.pk, gin_table.version, 0, True))]
+    assert queued == [(tasks.autoplay_turn.name, (gin_table.pk, gin_table.version, 0, True))]
     tasks.autoplay_turn.run(*queued[0][1])
     assert TableMove.objects.filter(table=gin_table, seat=0, actor="autoplay").exists()
 
