@@ -27,7 +27,7 @@ def main(argv=None) -> None:
     setup_django(tempfile.mkdtemp(prefix="rummy-pieces-"))
     from accounts.services import bots_ensure
     from tables import live
-    from tables.presenters import table_context
+    from tables.rendering import table_context
 
     bots_ensure()
     last: dict[int, list[str]] = {}

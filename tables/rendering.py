@@ -1,12 +1,64 @@
 """Render the table: the same templates (templates/tables/live/, Jinja2: tables/live.py) serve the first page
 load and every push."""
 
+from django.db.models import Sum
 from django.template.backends.utils import csrf_input
 from django.template.loader import render_to_string
 
-from tables import live, reads
-from tables.models import Seat, Table
-from tables.presenters import table_context
+from accounts.models import LedgerEntry
+from accounts.services import user_balance
+from tables import chat, economy, live, reads
+from tables.coach import coach_left
+from tables.families import presenter_for
+from tables.models import Seat, Table, engine_for
+from tables.presenters.frame import frame_context, is_my_turn
+
+
+def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: str | None = None,
+                  viewer: int | None = None) -> dict:
+    """What the pieces draw for one seat (`me`; None: the public view): the frame every table shares and what the
+    family's presenter makes of the seat's view. `viewer`: the place of a player watching without his seat's
+    view (a replay of his own match, drawn from the public view): the family's pieces take his side in their
+    words (« Nous », « Partenaire »), no more."""
+    engine = engine_for(table)
+    presenter = presenter_for(engine)
+    state = table.state
+    view = None
+    if state is not None:
+        view = engine.view(state, me.position) if me is not None else engine.public_view(state)
+    ctx = frame_context(table, seats, me, engine, view, error, seat_facts(table, seats, me, engine, view))
+    ctx["viewer"] = me.position if me is not None else viewer
+    ctx["pieces"] = presenter.templates()
+    if view is not None:
+        ctx.update(presenter.context(engine, view, ctx, table=table, seats=seats, me=me))
+    return ctx
+
+
+def seat_facts(table: Table, seats: list[Seat], me: Seat | None, engine, view: dict | None) -> dict:
+    """What the frame shows from outside the match state, read for this seat: the chat, the leave cost and the
+    coach's counter, and once the match is over the tokens each player won and my balance (the ledger)."""
+    result = (view or {}).get("result")
+    return {
+        "chat": lambda: reads.recent_chat(table.pk),  # a callable: only the full page reads it, never a push
+        # Why the chat form gives way to a sentence now (the game's rules: a deal under way in a strict mode),
+        # or None; every push carries the chat form's piece, so it closes and opens again with the phase.
+        "chat_closed": chat.chat_closed(table, engine),
+        "leave_cost": economy.abandon_cost(table=table, seat=me),  # what the ledger charges on « Quitter »
+        # « Conseil »: uses left to me in this match (None: no coach at this table), shown at my turn
+        "coach_left": coach_left(table, me) if is_my_turn(view, me) and table.status == Table.Status.PLAYING
+        else None,
+        "tokens_won": tokens_won(table, seats) if result else {},
+        # my tokens once the match is settled: the page's header shows them without a reload (static/js/table.js)
+        "my_balance": user_balance(me.user_id) if result and me is not None and not me.is_bot and me.user_id
+        else None,
+    }
+
+
+def tokens_won(table: Table, seats: list[Seat]) -> dict[int, int]:
+    """Each player's net token change at this table, by user (the ledger)."""
+    users = [s.user_id for s in seats if s.user_id and not s.is_bot]
+    return dict(LedgerEntry.objects.filter(table_id=table.pk, account__user_id__in=users)
+                .values_list("account__user_id").annotate(total=Sum("amount")))
 
 
 def render_push(table: Table, seats: list[Seat], seat: Seat | None, *, error: str | None = None) -> str:

@@ -16,8 +16,8 @@ from tables import commands, families, live, quick_start, rendering, replays, se
 from tables.errors import TableError
 from tables.forms import TableCreateForm, playable_games
 from tables.models import Game, RulesPage, Table
-from tables.presenters import table_context
 from tables.presenters.frame import seat_names
+from tables.rendering import table_context
 from tables.table_types import team_index
 
 

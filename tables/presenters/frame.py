@@ -1,12 +1,13 @@
 """The frame every table shares, whatever its game: the seats around it, whose turn, the clock, what just
-happened, the leave cost, the final standings. No game name and no family's field in here."""
+happened, the leave cost, the final standings. No game name and no family's field in here, and no query: what the
+frame shows from outside the match state (the ledger, the balance, the coach's counter, the chat) is read by
+tables.rendering and passed in (`facts`)."""
 
 from collections import Counter
 
 from django.utils import timezone
 
 from engine import narration
-from tables import chat, economy, reads
 from tables.models import Seat, Table
 
 BOT_LEVELS = {1: "Débutant", 2: "Confirmé", 3: "Expert"}
@@ -98,20 +99,12 @@ def recent_ctx(table: Table, seats: list[dict], me: Seat | None) -> dict:
     return {"last_move": texts[0] if texts else "", "move_log": texts[:MOVE_LOG_TURNS]}
 
 
-def ranking(table: Table, seats: list[Seat], seats_ctx_: list[dict], result: dict | None) -> list[dict]:
-    """Final standings with each player's net token change for this table (from the ledger)."""
+def ranking(seats: list[Seat], seats_ctx_: list[dict], result: dict | None, deltas: dict[int, int]) -> list[dict]:
+    """Final standings with each player's net token change for this table (`deltas`: by user, from the ledger)."""
     if not result:
         return []
-    from django.db.models import Sum
-
-    from accounts.models import LedgerEntry
-
     by_pos = {s["position"]: s for s in seats_ctx_}
     users = {s.position: s.user_id for s in seats if s.user_id and not s.is_bot}
-    deltas = dict(
-        LedgerEntry.objects.filter(table_id=table.pk, account__user_id__in=users.values())
-        .values_list("account__user_id").annotate(total=Sum("amount"))
-    )
     order = result.get("ranking") or [s["position"] for s in seats_ctx_]
     rows = []
     for position in order:
@@ -124,23 +117,17 @@ def ranking(table: Table, seats: list[Seat], seats_ctx_: list[dict], result: dic
     return rows
 
 
-def my_balance(me: Seat | None) -> int | None:
-    """My tokens once the match is settled: the page's header shows them without a reload (static/js/table.js)."""
-    if me is None or me.is_bot or not me.user_id:
-        return None
-    from accounts.services import user_balance
-
-    return user_balance(me.user_id)
+def is_my_turn(view: dict | None, me: Seat | None) -> bool:
+    return bool(view and me is not None and me.position in (view.get("to_act") or []))
 
 
 def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view: dict | None,
-                  error: str | None) -> dict:
+                  error: str | None, facts: dict) -> dict:
+    """`facts`: what tables.rendering read for this seat outside the match state (`rendering.seat_facts`)."""
     seats_ = seats_ctx(seats, view, me)
     my_seat = next((s for s in seats_ if s["is_me"]), None)
-    is_my_turn = bool(view and me is not None and me.position in (view.get("to_act") or []))
+    my_turn = is_my_turn(view, me)
     phase = (view or {}).get("phase")
-    from tables.coach import coach_left
-
     remaining = None
     if table.deadline and view and view.get("to_act"):
         remaining = max(0, int((table.deadline - timezone.now()).total_seconds()))
@@ -158,24 +145,21 @@ def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view
         "score_seats": [{key: s[key] for key in ("position", "name", "is_me", "is_bot", "bot_level", "active", "out",
                                                  "score")} for s in seats_],
         "opponents": around(seats_, me),
-        "is_my_turn": is_my_turn,
+        "is_my_turn": my_turn,
         "phase": phase,
-        "hint": engine.phase_hints.get(phase, "") if is_my_turn else "",
+        "hint": engine.phase_hints.get(phase, "") if my_turn else "",
         "remaining_s": remaining,
         "deadline_iso": table.deadline.isoformat() if table.deadline else "",
         "error": error,
         "is_host": me is not None and me.user_id is not None and me.user_id == table.host_id,
         "free_seats": max(0, table.seats_count - len(seats)),
-        "chat": lambda: reads.recent_chat(table.pk),  # a callable: only the full page reads it, never a push
-        # Why the chat form gives way to a sentence now (the game's rules: a deal under way in a strict mode),
-        # or None; every push carries the chat form's piece, so it closes and opens again with the phase.
-        "chat_closed": chat.chat_closed(table, engine),
-        "leave_cost": economy.abandon_cost(table=table, seat=me),  # what the ledger charges on « Quitter »
-        # « Conseil »: uses left to me in this match (None: no coach at this table), shown at my turn
-        "coach_left": coach_left(table, me) if is_my_turn and table.status == Table.Status.PLAYING else None,
+        "chat": facts["chat"],
+        "chat_closed": facts["chat_closed"],
+        "leave_cost": facts["leave_cost"],
+        "coach_left": facts["coach_left"],
         "history": (view or {}).get("history") or [],
         "result": (view or {}).get("result"),
-        "ranking": ranking(table, seats, seats_, (view or {}).get("result")) if view else [],
-        "my_balance": my_balance(me) if (view or {}).get("result") else None,
+        "ranking": ranking(seats, seats_, (view or {}).get("result"), facts["tokens_won"]) if view else [],
+        "my_balance": facts["my_balance"],
         **recent_ctx(table, seats_, me),
     }

@@ -11,8 +11,8 @@ import pytest
 
 from engine import games
 from tables import reads
+from tables.families import presenter_for
 from tables.models import Table
-from tables.presenters import presenter_for
 from tables.rendering import render_push
 from tests.engine.test_canasta_properties import rig
 from tests.tables.helpers import create_table

@@ -15,8 +15,7 @@ from engine.games._table_meld import MELD
 from tables import live, reads, recent, services, tasks
 from tables.forms import TableCreateForm
 from tables.models import Game, Seat, Table
-from tables.presenters import table_context
-from tables.rendering import render_push
+from tables.rendering import render_push, table_context
 from tests.engine.test_thanasis import rig
 from tests.tables.helpers import create_table
 

@@ -9,9 +9,8 @@ from engine import cards, games
 from tables import live, reads
 from tables.models import Table
 from tables.presenters import cards as cards_presenter
-from tables.presenters import table_context
 from tables.presenters.cards import _card_fields, card_ctx, card_face, card_shown, hand_card, opponent_box
-from tables.rendering import render_push
+from tables.rendering import render_push, table_context
 from tests.tables.helpers import create_table
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,7 @@ import pytest
 from engine import games
 from engine.games._table_meld import MELD
 from tables.models import Game, Seat, Table
-from tables.presenters import table_context
-from tables.rendering import render_push
+from tables.rendering import render_push, table_context
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ import pytest
 
 from engine import games
 from tables import commands, live, reads
+from tables.families import presenter_for
 from tables.models import Table
-from tables.presenters import presenter_for, table_context
-from tables.rendering import render_push
+from tables.rendering import render_push, table_context
 from tests.tables.helpers import create_table
 
 pytestmark = pytest.mark.django_db
