@@ -11,7 +11,7 @@ import copy
 from dataclasses import dataclass, field
 
 from engine import narration
-from tables import services
+from tables import services, spectators
 from tables.models import Table, engine_for
 
 NOT_ALLOWED = "Seuls les joueurs de cette table peuvent revoir ses manches."
@@ -35,8 +35,6 @@ class Round:
 def replay_refusal(table: Table, user, session=None) -> str | None:
     """Who may replay: the table's players; anyone logged in for a public table (or who opened the private
     table's invitation link). None: allowed."""
-    from tables import spectators
-
     if table.seats.filter(user_id=user.pk).exists():
         return None
     if not table.private or spectators.granted(session, table.pk):

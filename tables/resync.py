@@ -8,11 +8,14 @@ still behind on two looks in a row (a push in flight is not a lost one) gets its
 reconnection. Only with the Redis layer: the in-process layer of the embedded mode loses nothing."""
 
 import asyncio
+import logging
 import re
 import weakref
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+
+from tables.models import Table
 
 RE_VERSION = re.compile(r'id="table-status"[^>]*?data-version="(\d+)"')
 
@@ -46,8 +49,6 @@ def forget(consumer) -> None:
 def _versions(table_ids: list[int]) -> dict[int, object]:
     """Per table, what each page should show (Table.version_seen_by): the private moves of a player are never
     his table's other pages' lag, else a resync would send them the view after each of his staged actions."""
-    from tables.models import Table
-
     return {t.pk: t for t in Table.objects.filter(pk__in=table_ids).only("version", "public_version", "private_seat")}
 
 
@@ -88,6 +89,4 @@ async def _loop() -> None:
         try:
             await check_once(stale)
         except Exception:  # the database away for a moment: look again next time
-            import logging
-
             logging.getLogger(__name__).warning("resync check failed", exc_info=True)

@@ -8,7 +8,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from engine import bots, games
-from tables import quick_start, reads, services
+from tables import quick_start, reads, scheduler, services
 from tables.models import Table, engine_for
 
 log = logging.getLogger(__name__)
@@ -89,9 +89,7 @@ def next_round(table_id: int, version: int) -> None:
 @shared_task(ignore_result=True)
 def rearm_tables() -> None:
     """Redis restarted (rummy_site.celery: its queued tasks are gone): every table in play re-armed."""
-    from tables.scheduler import rearm_all
-
-    rearm_all()
+    scheduler.rearm_all()
 
 
 @shared_task(ignore_result=True)

@@ -21,6 +21,8 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from rummy_site.cluster import Cluster
+
 
 def child_environment(environ=None) -> dict[str, str]:
     """The environment of daphne and the worker: DEBUG off unless it is set."""
@@ -85,8 +87,6 @@ class Command(BaseCommand):
                     child.kill()
 
     def cluster(self, host: str, port: int, processes: int, workers: int) -> None:
-        from rummy_site.cluster import Cluster
-
         if not (settings.REDIS_URL and settings.DATABASES["default"]["ENGINE"].endswith("postgresql")):
             raise CommandError("--processes demande PostgreSQL et Redis : définis DATABASE_URL et REDIS_URL.")
         if processes < 1 or workers < 1:
