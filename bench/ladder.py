@@ -3,7 +3,7 @@ for each game and each match length its table form offers. One command measures 
 
     python -m bench.ladder --games gin --matches 400 --jobs 2
     python -m bench.ladder --games thanasis,rummikub --pairs 1-0,2-0 --matches 400
-    python -m bench.ladder --table          # print the stored table (Markdown, for the README)
+    python -m bench.ladder --table          # print the stored table (Markdown, for bench/RESULTS.md)
 
 Each cell is `bench.bots.run` (whole matches from fixed seeds, seats swapped between matches, the strong side
 first in the pairing; level 0 is the reference opponent of `bench.reference`, 4 an all-seeing player).

@@ -3,9 +3,9 @@
     python -m bench.strength          # rewrite the file
     python -m bench.strength --check  # exit 1 if the file differs from these figures
 
-The figures are those `python -m bench.bots` printed (README, bench section): per game, the win rate of each
-level against the level below, its 95 % interval and the number of matches. Where the README gives no
-interval, the Wilson interval of the same figure is computed here (bench.bots.wilson).
+The figures are those `python -m bench.bots` printed (bench/RESULTS.md, « Robots level against level »): per
+game, the win rate of each level against the level below, its 95 % interval and the number of matches. Where
+bench/RESULTS.md gives no interval, the Wilson interval of the same figure is computed here (bench.bots.wilson).
 
 Ratings (OpenSkill Plackett-Luce, the site's rating model, accounts.stats): the Confirmé is anchored at
 mu = 25 (a new player's prior), each robot's sigma fixed at 1; the gap between two levels is the one under

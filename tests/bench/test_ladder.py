@@ -1,5 +1,5 @@
 """The ladder against outside play (`python -m bench.ladder`): it measures every match length a game's table
-form offers, stores each cell with its interval, and prints the table the README and the rules pages show."""
+form offers, stores each cell with its interval, and prints the table bench/RESULTS.md and the rules pages show."""
 
 import json
 
