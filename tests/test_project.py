@@ -38,6 +38,31 @@ def test_ruff_clean():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_import_layers_hold():
+    """The import contracts of pyproject.toml (`lint-imports`): the engine imports no web code, accounts nothing of
+    the tables app, and tables/ is layered from its entry points down to its models, with no cycle."""
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
+    assert "0 broken" in result.stdout
+
+
+def test_no_import_inside_a_function_in_tables():
+    """Imports sit at the top of tables/' modules: none hides a cycle inside a function. The app's `ready` is the
+    one place Django asks for imports at start-up (the families' presenters, the Celery tasks)."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "tables").rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name != "ready":
+                found += [f"{path.relative_to(ROOT)}:{inner.lineno}" for inner in ast.walk(node)
+                          if isinstance(inner, ast.Import | ast.ImportFrom)]
+    assert not found, found
+
+
 def test_daphne_does_not_format_debug_lines_nobody_reads():
     """Autobahn formats a debug line's arguments for every websocket frame even with debug off; the site's
     ASGI module turns that formatting off (rummy_site/autobahn_quiet.py)."""
