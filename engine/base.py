@@ -66,6 +66,11 @@ class GameInfo:
     min_players: int
     max_players: int
     default_players: int
+    # The catalogue: the game's place in the lists (home page, lobby) and its one-line French pitch.
+    order: int = 0
+    tagline: str = ""
+    # The module of its robots' adapter (engine.bots.<module>.ADAPTER); "" while no robot plays it.
+    bots: str = ""
     options: tuple[Option, ...] = field(default_factory=tuple)
     teams: bool = False
     # Site features a rules file may ask for (canasta-tuiles §7–§10): account points won or lost per round

@@ -1,23 +1,18 @@
-"""The ten games of the site, and the French rules pages shipped with the code."""
+"""The games of the site as the engine declares them, and the French rules pages shipped with the code."""
 
 import hashlib
 from pathlib import Path
 
+from engine import games
+
 PAGES_DIR = Path(__file__).resolve().parent / "rules_pages"
 
-# slug, French name, min, max, tagline
-GAMES = [
-    ("thanasis", "Thanasis", 2, 4, "Le rami en main : ferme à 10 points ou moins, brûlé à 101."),
-    ("rami", "Rami (13 cartes)", 2, 4, "Six jokers, première pose à 30 points, élimination à 1, 50 ou 100."),
-    ("rami40", "Rami 40", 2, 4, "Ouvre avec 40 points et vide ta main avant les autres."),
-    ("kalooki", "Kalooki (Rami 51)", 2, 4, "Le rami exigeant : 51 points pour ta première pose."),
-    ("rami-traditionnel", "Rami traditionnel", 2, 4, "Le rami de toujours, sans joker."),
-    ("gin", "Gin Rami", 2, 4, "Frappe à 10 points ou moins, ou fais Gin !"),
-    ("rummikub", "Rummikub", 2, 4, "Des tuiles, des suites et des groupes à réarranger sur la table."),
-    ("canasta", "Canasta classique", 4, 4, "Deux équipes, des canastas de sept cartes et des trois rouges."),
-    ("canasta-tuiles", "Canasta en équipe (tuiles)", 4, 4, "La Canasta jouée avec des tuiles, en équipes."),
-    ("thunee", "Thunee", 4, 4, "Le jeu de plis à deux équipes, de 9 à l'As, avec atout et annonces."),
-]
+
+def entries() -> list[tuple[str, str, int, int, str]]:
+    """(slug, French name, fewest and most players, tagline) of every game, in catalogue order: what the engine's
+    `GameInfo` says (engine.games)."""
+    infos = [games.get(slug).info for slug in games.available()]
+    return [(i.slug, i.name, i.min_players, i.max_players, i.tagline) for i in infos]
 
 
 def read_page(slug: str) -> dict | None:
@@ -35,7 +30,7 @@ def read_page(slug: str) -> dict | None:
 
 def seed(game_model, page_model) -> None:
     """Create missing games and rules pages (used by the data migration and by test set-up)."""
-    for order, (slug, name, min_p, max_p, tagline) in enumerate(GAMES, start=1):
+    for order, (slug, name, min_p, max_p, tagline) in enumerate(entries(), start=1):
         game, created = game_model.objects.get_or_create(
             slug=slug,
             defaults={"name": name, "min_players": min_p, "max_players": max_p, "order": order, "tagline": tagline},
@@ -62,7 +57,7 @@ def sync_pages(game_model, page_model, *, overwrite: bool = False) -> list[tuple
     replaced by the new version; a page edited in admin, or whose origin is unknown, is kept unless
     `overwrite`. Returns (slug, what happened) for every game with a shipped page."""
     report = []
-    for game in game_model.objects.filter(slug__in=[g[0] for g in GAMES]):
+    for game in game_model.objects.filter(slug__in=[g[0] for g in entries()]):
         shipped = read_page(game.slug)
         if shipped is None:
             continue

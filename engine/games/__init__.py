@@ -1,37 +1,35 @@
-"""Registry of games by slug (the rules file names)."""
+"""Registry of games by slug (the rules file names), found rather than listed: every module of this package whose
+name does not start with « _ » and that defines `GAME` is a game. Its `GameInfo` carries what the rest of the site
+needs (name, seats, options, timers, catalogue place and pitch, its robots' adapter, its family): adding a game is
+adding its module, with no list to edit."""
 
+import pkgutil
+from functools import cache
 from importlib import import_module
 
-SLUGS = (
-    "thanasis", "rami", "rami40", "kalooki", "rami-traditionnel",
-    "gin", "rummikub", "canasta", "canasta-tuiles", "thunee",
-)
 
-_MODULES = {
-    "thanasis": "engine.games.thanasis",
-    "gin": "engine.games.gin",
-    "rami": "engine.games.rami",
-    "rami40": "engine.games.rami40",
-    "kalooki": "engine.games.kalooki",
-    "rami-traditionnel": "engine.games.rami_traditionnel",
-    "rummikub": "engine.games.rummikub",  # engine only: no bot yet, so tables.forms.live_slugs leaves it out
-    "canasta": "engine.games.canasta",
-    "canasta-tuiles": "engine.games.canasta_tuiles",
-    "thunee": "engine.games.thunee",
-}
-
-_cache: dict = {}
+@cache
+def _registry() -> dict:
+    found = {}
+    for module in pkgutil.iter_modules(__path__):
+        if module.name.startswith("_"):
+            continue  # a family's shared rules and pieces
+        game = getattr(import_module(f"{__name__}.{module.name}"), "GAME", None)
+        if game is not None:
+            found[game.info.slug] = game
+    return dict(sorted(found.items(), key=lambda item: (item[1].info.order, item[0])))
 
 
 def available() -> list[str]:
-    """Slugs that have an engine, in catalogue order."""
-    return [s for s in SLUGS if s in _MODULES]
+    """Slugs that have an engine, in catalogue order (`GameInfo.order`)."""
+    return list(_registry())
 
 
 def get(slug: str):
     """The game object for `slug`; KeyError if no engine implements it yet."""
-    if slug not in _cache:
-        if slug not in _MODULES:
-            raise KeyError(slug)
-        _cache[slug] = import_module(_MODULES[slug]).GAME
-    return _cache[slug]
+    return _registry()[slug]
+
+
+def forget() -> None:
+    """Look for the games again at the next call (a test that adds a game module of its own)."""
+    _registry.cache_clear()

@@ -26,7 +26,9 @@ class CanastaTuiles(CanastaGame):
                     default_players=4, options=(MATCH_LENGTH,), teams=True,
                     account_points_per_round=1000, account_jokers=True, turn_timers=(30, 45, 60),
                     default_turn_timer=45, feminine=True,
-                    arena_options={"match_length": "3"})  # §7: the Arena is three rounds plus tie-breaks
+                    arena_options={"match_length": "3"},  # §7: the Arena is three rounds plus tie-breaks
+                    order=9, bots="engine.bots.canasta",
+                    tagline="La Canasta jouée avec des tuiles, en équipes.")
 
     rule_sections = {**CanastaGame.rule_sections,
                      **dict.fromkeys(("no_joker_left", "no_joker_balance"), "bouton-joker")}

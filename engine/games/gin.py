@@ -134,6 +134,9 @@ class GinRami(dd.DrawDiscardGame):
         slug="gin", name="Gin Rami", min_players=2, max_players=4, default_players=2,
         options=(Option("match", "Fin de la partie",
                         (("1", "1 manche"), ("100", "100 points de pénalité")), "100"),),
+        order=6,
+        tagline="Frappe à 10 points ou moins, ou fais Gin !",
+        bots="engine.bots.gin",
     )
     deck = DECK
     deck_set = frozenset(DECK)

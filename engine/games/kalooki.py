@@ -21,6 +21,9 @@ class Kalooki(TableMeldGame):
     info = GameInfo(
         slug="kalooki", name="Kalooki (Rami 51)", min_players=2, max_players=4, default_players=4,
         options=(Option("point_limit", "Limite de points", LIMITS, "100"),),
+        order=4,
+        tagline="Le rami exigeant : 51 points pour ta première pose.",
+        bots="engine.bots.table_meld",
     )
     deck = DECK
     deck_set = frozenset(DECK)

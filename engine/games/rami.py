@@ -20,6 +20,9 @@ class Rami(TableMeldGame):
     info = GameInfo(
         slug="rami", name="Rami (13 cartes)", min_players=2, max_players=4, default_players=4,
         options=(Option("point_limit", "Limite de points", LIMITS, "100"),),
+        order=2,
+        tagline="Six jokers, première pose à 30 points, élimination à 1, 50 ou 100.",
+        bots="engine.bots.table_meld",
     )
     deck = DECK
     deck_set = frozenset(DECK)

@@ -21,6 +21,9 @@ class Rami40(TableMeldGame):
     info = GameInfo(
         slug="rami40", name="Rami 40", min_players=2, max_players=4, default_players=4,
         options=(Option("point_limit", "Limite de points", LIMITS, "100"),),
+        order=3,
+        tagline="Ouvre avec 40 points et vide ta main avant les autres.",
+        bots="engine.bots.table_meld",
     )
     deck = DECK
     deck_set = frozenset(DECK)

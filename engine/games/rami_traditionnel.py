@@ -41,6 +41,9 @@ class RamiTraditionnel(TableMeldGame):
     info = GameInfo(
         slug="rami-traditionnel", name="Rami traditionnel", min_players=2, max_players=4, default_players=4,
         options=(Option("target", "Score à atteindre", TARGETS, "250"),),
+        order=5,
+        tagline="Le rami de toujours, sans joker.",
+        bots="engine.bots.table_meld",
     )
     deck = DECK
     deck_set = frozenset(DECK)

@@ -285,6 +285,9 @@ class Rummikub(Game):
         options=(Option("rounds", "Nombre de manches", ROUND_CHOICES, "3"),),
         turn_timers=(30, 60, 90, 120),
         default_turn_timer=60,  # rearranging the table takes longer than a draw and a discard (rules §10)
+        order=7,
+        tagline="Des tuiles, des suites et des groupes à réarranger sur la table.",
+        bots="engine.bots.rummikub",
     )
     move_shape = {
         **moves.BASE_SHAPE,

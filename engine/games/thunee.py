@@ -317,7 +317,8 @@ def fork(state: dict) -> dict:
 
 class Thunee(Game):
     info = GameInfo(slug="thunee", name="Thunee", min_players=4, max_players=4, default_players=4,
-                    options=OPTIONS, teams=True)
+                    options=OPTIONS, teams=True, order=10, bots="engine.bots.thunee",
+                    tagline="Le jeu de plis à deux équipes, de 9 à l'As, avec atout et annonces.")
     family = "tricks"
     rule_sections = {
         "not_your_turn": "tour-de-jeu",

@@ -30,7 +30,7 @@ def decisions(slug: str, limit: int = 160, seed: str = "coach"):
         state, _ = game.apply(state, seat, bots.choose(game, view, legal, 1, rng))
 
 
-@pytest.mark.parametrize("slug", games.SLUGS)
+@pytest.mark.parametrize("slug", games.available())
 def test_every_game_gets_a_legal_move_and_a_french_reason(slug):
     game = games.get(slug)
     told = 0

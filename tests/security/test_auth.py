@@ -17,7 +17,7 @@ from accounts import urls as account_urls
 from rummy_site.asgi import application
 from tables import commands
 from tables import urls as table_urls
-from tables.catalogue import GAMES
+from tables.catalogue import entries
 from tests.security.arena import Spot, advance, build_spots, humans_table
 from tests.security.frames import error_message, is_french, is_full_view, table_snapshot
 
@@ -306,7 +306,7 @@ def test_no_template_carries_an_inline_style_script_or_handler():
             assert found is None, f"{path.relative_to(root)}: {found.group()[:200]}"
 
 
-@pytest.mark.parametrize("slug", [game[0] for game in GAMES])
+@pytest.mark.parametrize("slug", [game[0] for game in entries()])
 def test_every_game_pushes_no_inline_style(make_player, slug):
     """A table of each game, a few moves in: every seat's push and the public one keep to the CSP."""
     from engine import games

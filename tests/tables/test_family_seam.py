@@ -14,7 +14,7 @@ GENERIC = ["services.py", "consumers.py", "tasks.py", "broadcast.py", "presence.
            "economy.py", "reads.py", "writes.py", "recent.py", "views.py", "rendering.py", "live.py", "chat.py",
            "forms.py", "quick_start.py", "table_types.py", "coach.py", "presenters/__init__.py", "presenters/frame.py",
            "presenters/base.py", "families.py", "errors.py"]
-GAME_WORDS = {*games.SLUGS, "gin", "rami", "kalooki", "canasta", "thunee", "rummikub", "thanasis"}
+GAME_WORDS = {*games.available(), "gin", "rami", "kalooki", "canasta", "thunee", "rummikub", "thanasis"}
 # Fields of one family's view or moves, which only that family's engine and presenter may read.
 FAMILY_FIELDS = {"discard", "discard_top", "discard_pile", "stock", "stock_count", "meld", "melds", "knock",
                  "wild_rank", "joker", "trick", "trump", "tiles", "rack", "arrangement", "picked", "closable"}

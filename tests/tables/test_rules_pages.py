@@ -3,12 +3,12 @@ import re
 import pytest
 from django.urls import reverse
 
-from tables.catalogue import GAMES
+from tables.catalogue import entries
 from tables.models import Game
 
 pytestmark = pytest.mark.django_db
 
-SLUGS = [slug for slug, *_ in GAMES]
+SLUGS = [slug for slug, *_ in entries()]
 
 
 def test_every_game_is_seeded_with_its_rules_page():
