@@ -29,6 +29,7 @@ def table_context(table: Table, seats: list[Seat], me: Seat | None, *, error: st
     ctx = frame_context(table, seats, me, engine, view, error, seat_facts(table, seats, me, engine, view))
     ctx["viewer"] = me.position if me is not None else viewer
     ctx["pieces"] = presenter.templates()
+    ctx["family_stylesheets"], ctx["family_scripts"] = presenter.stylesheets, presenter.scripts
     if view is not None:
         ctx.update(presenter.context(engine, view, ctx, table=table, seats=seats, me=me))
     return ctx

@@ -15,6 +15,10 @@ class Presenter:
     folder: str = ""
     pieces: tuple[str, ...] = ()
     template_globals: dict = {}  # functions the family's templates call (tables.live.cached_macro)
+    # The family's own stylesheets and scripts (static/), beside every table's css/table.css and js/table.js: a
+    # table page loads its family's only.
+    stylesheets: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
 
     def templates(self) -> dict[str, str]:
         own = {part: f"tables/live/{self.folder}/{part}.jinja" for part in self.pieces}

@@ -311,6 +311,8 @@ def match_line(view: dict, words: dict) -> str:
 
 class TeamMeldPresenter(Presenter):
     family = "team_meld"
+    stylesheets = ("css/tiles.css", "css/team_meld.css")  # the tile Canasta's pieces are the tile table's
+    scripts = ("js/team_meld.js",)
     folder = "team_meld"
     pieces = ("opponents", "centre", "hand", "actions", "round_end", "scores")
     template_globals = {"cn_piece": piece_html, "cn_hand_piece": hand_piece_html}

@@ -71,6 +71,8 @@ def round_end(view: dict, seats_ctx: list[dict]) -> dict | None:
 
 class TilesPresenter(Presenter):
     family = "tiles"
+    stylesheets = ("css/tiles.css",)
+    scripts = ("js/tiles.js",)
     folder = "tiles"
     pieces = ("opponents", "centre", "hand", "actions", "round_end", "scores")  # scores: the tile scoring's note
     template_globals = {"tile_html": tile_html}

@@ -212,6 +212,7 @@ def history_rows(view: dict, words: dict, names: dict) -> tuple:
 
 class TricksPresenter(Presenter):
     family = "tricks"
+    stylesheets = ("css/tricks.css",)
     folder = "tricks"
     pieces = ("opponents", "centre", "hand", "actions", "round_end", "scores")
     template_globals = {"tk_hand_card": tk_hand_card}  # the card faces are the cards family's (card_face, card_shown)

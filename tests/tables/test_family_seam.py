@@ -72,3 +72,23 @@ def test_a_game_whose_family_has_no_presenter_is_not_offered(monkeypatch):
     assert presenter_for(engine) is not None and "rummikub" in live_slugs()
     monkeypatch.delitem(PRESENTERS, engine.family)
     assert presenter_for(engine) is None and "rummikub" not in live_slugs()
+
+
+FAMILY_FILES = {"css/tiles.css", "css/team_meld.css", "css/tricks.css", "js/tiles.js", "js/team_meld.js"}
+
+
+@pytest.mark.parametrize("slug", live_slugs())
+def test_a_table_page_loads_its_familys_stylesheets_and_scripts_only(client, player, slug):
+    from django.urls import reverse
+
+    from tests.tables.helpers import create_table
+
+    seats = games.get(slug).info.min_players
+    table = create_table(player, slug, seats=seats, stake=0, start=False)
+    client.force_login(player, backend="accounts.backends.HumanOnlyBackend")
+    html = client.get(reverse("tables:table", args=[table.pk])).content.decode()
+    presenter = presenter_for(games.get(slug))
+    own = {*presenter.stylesheets, *presenter.scripts}
+    for path in FAMILY_FILES | own:
+        assert (f"/static/{path}" in html) == (path in own), (slug, path)
+    assert "/static/css/table.css" in html and "/static/js/table.js" in html
