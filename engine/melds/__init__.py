@@ -23,8 +23,9 @@ engine.melds.plain (the hand as one int, bit tricks, no memo), with the same ans
 """
 
 from engine.melds.arrange import Arrangement, best_arrangement
+from engine.melds.compiled import card_value
 from engine.melds.layoffs import best_with_layoffs
-from engine.melds.rules import MeldRules, card_value, gin_rules, thanasis_rules
+from engine.melds.rules import MeldRules, gin_rules, thanasis_rules
 from engine.melds.solver import best_discards, deadwood
 from engine.melds.validity import is_valid_meld
 

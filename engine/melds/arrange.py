@@ -5,7 +5,8 @@ from itertools import product
 
 from engine.cards import RANKS, SUITS, sort_key
 from engine.melds import plain
-from engine.melds.rules import DEAD, DEAD_SHIFT, NATURAL, WILD, MeldRules, compiled
+from engine.melds.compiled import compiled
+from engine.melds.rules import DEAD, DEAD_SHIFT, NATURAL, WILD, MeldRules
 from engine.melds.solver import pack, structure_of, unpack
 from engine.melds.structure import INF, Structure, min_plus
 

@@ -4,7 +4,8 @@ from itertools import combinations, product
 
 from engine.cards import sort_key
 from engine.melds.arrange import Arrangement, best_arrangement
-from engine.melds.rules import NATURAL, WILD, MeldRules, compiled
+from engine.melds.compiled import compiled
+from engine.melds.rules import NATURAL, WILD, MeldRules
 from engine.melds.solver import deadwood
 from engine.melds.validity import is_valid_meld
 

@@ -14,19 +14,9 @@ for one choice of sets is min over u of (suit vectors and set interval convolved
 from itertools import product
 
 from engine.melds import plain
+from engine.melds.compiled import LAST, CompiledRules, compiled
 from engine.melds.plain import LANE, LONE, REJECT
-from engine.melds.rules import (
-    DEAD,
-    DEAD_SHIFT,
-    LAST,
-    NATURAL,
-    SUIT_MASK,
-    WILD,
-    WILD_SHIFT,
-    CompiledRules,
-    MeldRules,
-    compiled,
-)
+from engine.melds.rules import DEAD, DEAD_SHIFT, NATURAL, SUIT_MASK, WILD, WILD_SHIFT, MeldRules
 from engine.melds.structure import EVEN_BITS, INF, MEMO_LIMIT, Structure, min_plus
 
 _structures: dict[tuple, Structure] = {}

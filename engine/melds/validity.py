@@ -1,6 +1,7 @@
 """Validity of one meld, independent of the search."""
 
-from engine.melds.rules import DEAD, NATURAL, MeldRules, compiled
+from engine.melds.compiled import compiled
+from engine.melds.rules import DEAD, NATURAL, MeldRules
 
 
 def is_valid_meld(cards: list[str], rules: MeldRules) -> bool:

@@ -1,4 +1,4 @@
-"""Canasta bots (engine/bots/canasta.py, canasta_expert.py): legal moves from the view alone in both rule
+"""Canasta bots (engine/bots/canasta/: basic.py, expert.py): legal moves from the view alone in both rule
 sets, whole hands, the Confirmé melding and taking the pile, the Expert not going out needlessly, the
 partner's answer to « Partenaire, puis-je sortir ? », no use of hidden pieces."""
 
@@ -258,7 +258,7 @@ OUT_PIECES = {
 
 
 def planned(game, state, seat=0, greedy=False, monkeypatch=None):
-    from engine.bots import canasta
+    from engine.bots.canasta import basic as canasta
 
     seen = canasta.seen_of(canasta.spec_of(game.slug), game.view(state, seat))
     planner = canasta.Planner(canasta.spec_of(game.slug), canasta.STYLES[2])
@@ -369,8 +369,8 @@ def test_tile_expert_deals_the_hidden_tiles_as_the_table_allows():
     """The playouts' deal (tile game): every piece once, the counts of the view; no red or yellow 3 in a hand
     (laid at once), no blocking 3 in another hand (thrown at once), no natural of a rank a melded team owns
     in its players' hands and no three naturals of one rank there (laid off, melded)."""
-    from engine.bots import canasta as cb
-    from engine.bots import canasta_rollout as rollout
+    from engine.bots.canasta import basic as cb
+    from engine.bots.canasta import rollout
 
     game = games.get("canasta-tuiles")
     state = rig(game, {0: ["R9a", "Y9b", "B6a", "R11a", "Y13a", "K5a"]},

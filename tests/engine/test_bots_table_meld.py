@@ -9,7 +9,8 @@ import pytest
 
 from engine import bots, cards, games
 from engine.bots import table_meld as tmb
-from engine.bots import table_meld_expert as tx
+from engine.bots.table_meld import basic as tm_basic
+from engine.bots.table_meld import expert as tx
 
 SLUGS = ("rami", "rami40", "kalooki", "rami-traditionnel")
 CONTRACT = ("new_match", "to_act", "legal_moves", "apply", "view", "public_view", "result", "autoplay", "leave")
@@ -145,7 +146,7 @@ def rigged_view(slug, hand, *, phase="MELD", table=(), opened=(False, False), to
     state = game.new_match(seats=2, options=options or options_for(slug), seed="tm-rig")
     melds = []
     for i, (owner, meld_cards, wilds) in enumerate(table):
-        (reading,) = tmb.tm.read_meld(list(meld_cards), game.rules, wilds)
+        (reading,) = tm_basic.tm.read_meld(list(meld_cards), game.rules, wilds)
         melds.append({"id": f"M{i + 1}", "owner": owner, **reading.as_dict()})
     used = set(hand) | {c for m in melds for c in m["cards"]} | {top}
     pool = [c for c in game.deck if c not in used]
@@ -307,11 +308,11 @@ def test_router_and_supports():
 def test_partial_outs_follow_each_games_aces():
     rami40 = tmb.ADAPTER.of("rami40").spec
     rami = tmb.ADAPTER.of("rami").spec
-    assert tmb.partial_outs(rami, "AS1", "2S1") == ["3S"]  # A-2 low: only the 3 (no K-A-2)
-    assert tmb.partial_outs(rami40, "AS1", "2S1") is None  # Rami 40: the ace is high only
-    assert sorted(tmb.partial_outs(rami40, "KS1", "AS1")) == ["QS"]
-    assert sorted(tmb.partial_outs(rami, "7S1", "7H2")) == ["7C", "7D"]
-    assert tmb.partial_outs(rami, "7S1", "7S2") is None
+    assert tm_basic.partial_outs(rami, "AS1", "2S1") == ["3S"]  # A-2 low: only the 3 (no K-A-2)
+    assert tm_basic.partial_outs(rami40, "AS1", "2S1") is None  # Rami 40: the ace is high only
+    assert sorted(tm_basic.partial_outs(rami40, "KS1", "AS1")) == ["QS"]
+    assert sorted(tm_basic.partial_outs(rami, "7S1", "7H2")) == ["7C", "7D"]
+    assert tm_basic.partial_outs(rami, "7S1", "7S2") is None
     assert cards.is_joker("JK1")
 
 

@@ -27,7 +27,7 @@ from engine.melds import (
     is_valid_meld,
     thanasis_rules,
 )
-from engine.melds.rules import compiled
+from engine.melds.compiled import compiled
 
 # ----- brute-force reference ---------------------------------------------------------------------------
 

@@ -32,12 +32,13 @@ from engine import cards
 from engine.bots import search
 from engine.bots.base import Moves
 from engine.bots.search import Budget
-from engine.bots.table_meld import (
+from engine.bots.table_meld.basic import (
     Seen,
     TableMeldAdapter,
     by_order,
     fits_table,
     public,
+    seen_of,
     single_round,
     unseen_cards,
     value_weight,
@@ -965,4 +966,18 @@ def expert_turn(adapter: TableMeldAdapter, seen: Seen, moves: Moves, rng, budget
     return candidates[x.search(seen, candidates, "turn", rng, budget)][1]
 
 
-__all__ = ["DEFAULT_BUDGET", "Expert", "expert_draw", "expert_turn"]
+def decide(adapter: TableMeldAdapter, view: dict, moves: Moves, level: int, rng, budget) -> dict:
+    """Level 3: the Expert's move where it searches, else level 2's (the adapter's draw or turn)."""
+    seen = seen_of(adapter.spec, view)
+    if moves.has("draw_stock") or moves.has("take_discard"):
+        move = expert_draw(adapter, seen, moves, rng, budget)
+        if move is not None:
+            return move
+        return adapter.draw(seen, moves, level, rng)
+    move = expert_turn(adapter, seen, moves, rng, budget)
+    if move is not None:
+        return move
+    return adapter.confirmed_turn(seen, moves)
+
+
+__all__ = ["DEFAULT_BUDGET", "Expert", "decide", "expert_draw", "expert_turn"]

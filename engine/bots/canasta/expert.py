@@ -1,5 +1,5 @@
 """Level 3 « Expert » of the partnership Canastas (engine.bots.canasta): the Confirmé's planner, with
-its key decisions weighed by playouts of the rest of the hand (`engine.bots.canasta_rollout`).
+its key decisions weighed by playouts of the rest of the hand (`engine.bots.canasta.rollout`).
 
 For a decision worth searching the expert lists a few candidates, the Confirmé's choice first:
 
@@ -37,10 +37,10 @@ import math
 import time
 from dataclasses import dataclass
 
-from engine.bots import canasta_rollout as rollout
 from engine.bots import search
 from engine.bots.base import Moves
-from engine.bots.canasta import (
+from engine.bots.canasta import rollout
+from engine.bots.canasta.basic import (
     BLOCK,
     STYLES,
     Planner,

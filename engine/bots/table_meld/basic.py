@@ -1,28 +1,7 @@
-"""Bots of the table-meld rummies: Rami (13 cartes), Rami 40, Kalooki, Rami traditionnel.
-
-One adapter, parametrised by the game (`engine.games.<slug>` class parameters: threshold, meld rules,
-penalty values, `go_out`, joker releases, the Rami 40 take). A turn is several decisions (draw or take,
-staged melds / lay-offs / swaps, then the discard or `go_out`) and a bot keeps no memory between them:
-every call re-plans the rest of the turn from the view (hand and table *after* the staged actions,
-the staged points) and plays the plan's first step. Table actions only ever shed cards (a swap gives a
-natural for a joker), so a turn always ends; a bot never undoes, except a Rami 40 take it cannot honour.
-
-- Level 1 « Débutant »: draws from the stock (takes the discard only when it completes a meld of its
-  hand or its opening), stages the view's suggestions (the opening as soon as it reaches the threshold,
-  then the suggested melds and lay-offs of natural cards), discards its highest-penalty loose card
-  (never a joker; one discard in four is a random loose card).
-- Level 2 « Confirmé »: plans the whole turn with the exact solver: the opening that sheds the most
-  penalty points while reaching the threshold, the melds, lay-off chains (combined with the melds:
-  a card laid off may free others), joker swaps when they let it shed more, jokers laid off once they
-  meld nothing. Takes the discard when its plan with it sheds more than without. Discards the card
-  whose loss costs least: value, minus live potential (pairs and near-runs whose completing cards
-  are not dead: seen in the pile, on the table or in its hand).
-- Level 3 « Expert »: level 2's planner, plus determinized sampling of the hidden cards (`Expert`):
-  opponents' hands dealt from the unseen cards consistently with what they laid and with their hand
-  sizes, then short playouts of the race to go out with greedy policies. It weighs laying down now
-  against holding back (main lisse / Going Rami / chasse, no targets for the others' lay-offs) under
-  the risk of being caught with a full hand, keeps away from discards the next player can lay off or
-  meld, and dumps high cards when an opponent is about to go out.
+"""Levels 1 « Débutant » and 2 « Confirmé » of the table-meld rummies (the levels and the adapter:
+`engine.bots.table_meld`): the game's parameters (`Spec`), what a seat sees (`Seen`), the turn planner
+(`Planner`) and the per-game adapter (`TableMeldAdapter`). The Expert (`engine.bots.table_meld.expert`)
+builds on them.
 """
 
 from collections import Counter
@@ -536,7 +515,8 @@ def _combinations(items, k):
 
 
 class TableMeldAdapter(Adapter):
-    """Levels 1–3 of one table-meld game (the generic `levels.decide` hands the whole decision here)."""
+    """Levels 1 and 2 of one table-meld game; the Expert (`engine.bots.table_meld.expert`) builds on it. The
+    package's `ADAPTER` (the generic `levels.decide` hands it the whole decision) sends level 3 there."""
 
     def __init__(self, slug: str):
         self.slug = slug
@@ -559,21 +539,9 @@ class TableMeldAdapter(Adapter):
     def decide(self, view: dict, moves: Moves, level: int, rng, budget) -> dict:
         seen = seen_of(self.spec, view)
         if moves.has("draw_stock") or moves.has("take_discard"):
-            if level >= 3:
-                from engine.bots.table_meld_expert import expert_draw
-
-                move = expert_draw(self, seen, moves, rng, budget)
-                if move is not None:
-                    return move
             return self.draw(seen, moves, level, rng)
         if level <= 1:
             return self.beginner_turn(seen, moves, rng)
-        if level >= 3:
-            from engine.bots.table_meld_expert import expert_turn
-
-            move = expert_turn(self, seen, moves, rng, budget)
-            if move is not None:
-                return move
         return self.confirmed_turn(seen, moves)
 
     # -- drawing
@@ -812,24 +780,3 @@ def _positions(spec: Spec, rank: int) -> tuple:
 
 def _pos_ok(spec: Spec, p: int) -> bool:
     return (1 if spec.rules.ace_low else 2) <= p <= (14 if spec.rules.ace_high else 13)
-
-
-class Router:
-    """The module's `ADAPTER` for `engine.bots.adapter_for`: the four games share this module, so the
-    decision goes to the adapter of the view's game."""
-
-    def __init__(self):
-        self.adapters: dict[str, TableMeldAdapter] = {}
-
-    def of(self, slug: str) -> TableMeldAdapter:
-        if slug not in self.adapters:
-            if slug not in SLUGS:
-                raise KeyError(slug)
-            self.adapters[slug] = TableMeldAdapter(slug)
-        return self.adapters[slug]
-
-    def decide(self, view: dict, moves: Moves, level: int, rng, budget) -> dict:
-        return self.of(view["game"]).decide(view, moves, level, rng, budget)
-
-
-ADAPTER = Router()

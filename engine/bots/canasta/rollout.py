@@ -1,4 +1,4 @@
-"""Fast playouts of the rest of a Canasta hand, for the Expert (engine.bots.canasta_expert).
+"""Fast playouts of the rest of a Canasta hand, for the Expert (engine.bots.canasta.expert).
 
 A light model of one hand (hands, each team's melds by rank, the pile, the stock, red 3s) played by
 the Confirmé's policy for every seat: take the pile when the rules allow (a natural pair, or in the card
@@ -20,7 +20,7 @@ playouts gave the other seats pieces they would already have laid (bench: 55.5 %
 
 from __future__ import annotations
 
-from engine.bots.canasta import BLOCK, Meld, Planner, Seen, Spec, Style, discard_order
+from engine.bots.canasta.basic import BLOCK, Meld, Planner, Seen, Spec, Style, discard_order
 
 POLICY = Style()
 MAX_TURNS = 16  # turns played at most in one playout (then scored from the hands as they are)
