@@ -2,44 +2,35 @@
 
 A bot sees only its seat's `view` (`game.view(state, seat)`) and the legal moves, never the state.
 Levels: 1 « Débutant », 2 « Confirmé », 3 « Expert » (see `engine.bots.levels`). Each game plugs in
-through an adapter (`engine.bots.<slug>.ADAPTER`) that gives the generic levels its rules: card
-values, the exact meld solver, what is still unseen, and a fast simulator for the expert's search.
+through an adapter (`ADAPTER` of the module its `GameInfo.bots` names, one module per game or family) that
+gives the generic levels its rules: card values, the exact meld solver, what is still unseen, and a fast
+simulator for the expert's search.
 """
 
 import random
 from importlib import import_module
 
+from engine import games
 from engine.bots.base import Moves
 from engine.bots.search import Budget
 
 LEVELS = {1: "Débutant", 2: "Confirmé", 3: "Expert"}
 
-_ADAPTER_MODULES = {
-    "thanasis": "engine.bots.thanasis",
-    "gin": "engine.bots.gin",
-    "rami": "engine.bots.table_meld",
-    "rami40": "engine.bots.table_meld",
-    "kalooki": "engine.bots.table_meld",
-    "rami-traditionnel": "engine.bots.table_meld",
-    "rummikub": "engine.bots.rummikub",
-    "thunee": "engine.bots.thunee",
-    "canasta": "engine.bots.canasta",
-    "canasta-tuiles": "engine.bots.canasta",
-}
 _adapters: dict = {}
 
 
 def adapter_for(slug: str):
-    """The bot adapter of a game; KeyError if no bot plays it yet."""
+    """The bot adapter of a game (the module its `GameInfo.bots` names); KeyError if no bot plays it yet."""
     if slug not in _adapters:
-        if slug not in _ADAPTER_MODULES:
+        module = games.get(slug).info.bots if slug in games.available() else ""
+        if not module:
             raise KeyError(slug)
-        _adapters[slug] = import_module(_ADAPTER_MODULES[slug]).ADAPTER
+        _adapters[slug] = import_module(module).ADAPTER
     return _adapters[slug]
 
 
 def supports(slug: str) -> bool:
-    return slug in _ADAPTER_MODULES
+    return slug in games.available() and bool(games.get(slug).info.bots)
 
 
 def choose(game, view: dict, legal_moves: list[dict], level: int, rng: random.Random, budget=None) -> dict:
