@@ -48,8 +48,7 @@ def test_the_generic_layers_name_no_game_and_no_family_field(module):
     assert not set(strings) & FAMILY_FIELDS, f"tables/{module} reads a family's field"
 
 
-@pytest.mark.parametrize("module", ["presenters/cards.py", "presenters/table_meld.py", "presenters/tiles.py",
-                                    "presenters/team_meld.py", "presenters/tricks.py"])
+@pytest.mark.parametrize("module", sorted(f"presenters/{family}.py" for family in PRESENTERS))
 def test_a_familys_presenter_names_no_game(module):
     """A game's words (« Main lisse ! », « Frapper / Gin ! », « Canasta naturelle ») are its engine's; the
     presenter serves the family."""
