@@ -6,7 +6,7 @@ import copy
 import dataclasses
 
 from engine.base import Option, event
-from engine.games import _cache, get
+from engine.games import _registry, get
 
 MATCH_LENGTH = Option("match_length", "Durée de la partie",
                       (("1", "1 manche"), ("3", "3 manches"), ("10000", "10 000 points")), "1")
@@ -57,5 +57,5 @@ class TeamGame:
 
 def install(monkeypatch, slug: str = "thanasis", **kwargs) -> TeamGame:
     fake = TeamGame(get(slug), **kwargs)
-    monkeypatch.setitem(_cache, slug, fake)
+    monkeypatch.setitem(_registry(), slug, fake)  # the registry of engine.games, for this test only
     return fake
