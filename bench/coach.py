@@ -57,11 +57,11 @@ def pct(values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=games.SLUGS)
+    parser.add_argument("--game", choices=games.available())
     parser.add_argument("--advices", type=int, default=40)
     args = parser.parse_args()
     result = []
-    for slug in [args.game] if args.game else [s for s in games.SLUGS if bots.supports(s)]:
+    for slug in [args.game] if args.game else [s for s in games.available() if bots.supports(s)]:
         cpu, wall = measure(slug, args.advices)
         print(f"{slug:18} {len(cpu):4} advices  CPU p50 {pct(cpu, .5):6.1f} ms  p99 {pct(cpu, .99):6.1f} ms"
               f"  max {max(cpu):6.1f} ms   wall p50 {pct(wall, .5):6.1f} ms  p99 {pct(wall, .99):6.1f} ms")
