@@ -1,5 +1,5 @@
 /* The partnership Canastas' table (templates/tables/live/team_meld/): choosing cards (or tiles) in my hand, then a
- * button says what to do with them. Everything is a move the server checks and stages (engine/games/_canasta.py):
+ * button says what to do with them. Everything is a move the server checks and stages (engine/games/_canasta_staging.py):
  *  - « Déposer »: the chosen cards as a new meld of their rank (staged, seen by me only until my discard);
  *  - « Ajouter »: the chosen cards onto our team's meld of their rank (a wild alone: touch the meld it goes to;
  *    touching one of our melds with cards chosen does the same);
