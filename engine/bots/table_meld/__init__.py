@@ -22,7 +22,9 @@ natural for a joker), so a turn always ends; a bot never undoes, except a Rami 4
   laid and with their hand sizes, then short playouts of the race to go out with greedy policies. It
   weighs laying down now against holding back (main lisse / Going Rami / chasse, no targets for the
   others' lay-offs) under the risk of being caught with a full hand, keeps away from discards the next
-  player can lay off or meld, and dumps high cards when an opponent is about to go out.
+  player can lay off or meld, and dumps high cards when an opponent is about to go out. Its modules:
+  `expert` (the entry points, candidates and search), `deal` (the determinizations), `rollout` (the
+  playouts and their scoring), `quick_melds` (their greedy lay-down), `geometry` (their table model).
 """
 
 from engine.bots.base import Moves
