@@ -19,16 +19,12 @@
   var chosen = [];  // ids of the cards (tiles) chosen, in click order
   var draggedAt = 0;  // a drag ends with a click on the card: not a choice
 
-  function $(sel, ctx) { return (ctx || document).querySelector(sel); }
-  function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
+  var $ = window.CartesTable.$, $all = window.CartesTable.$all;  // the table page's helpers (static/js/table.js)
 
   function zone() { return $("#table-hand[data-cn]"); }
   function pieceOf(id) { return $('#table-hand [data-card="' + id + '"]'); }
 
-  function version() {
-    var status = $("#table-status");
-    return status ? parseInt(status.getAttribute("data-version"), 10) : null;
-  }
+  var version = window.CartesTable.version;
 
   function send(payload) {
     var button = $("[data-cn-send]");

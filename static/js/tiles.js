@@ -25,8 +25,7 @@
   var dragging = false;
   var deferred = [];
 
-  function $(sel, ctx) { return (ctx || document).querySelector(sel); }
-  function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
+  var $ = window.CartesTable.$, $all = window.CartesTable.$all;  // the table page's helpers (static/js/table.js)
   function ids(box) { return $all("[data-tile]", box).map(function (t) { return t.getAttribute("data-tile"); }); }
 
   function version() {

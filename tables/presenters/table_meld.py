@@ -273,6 +273,7 @@ def _mark_hand_targets(groups: list[dict], tm: dict) -> None:
 
 class TableMeldPresenter(CardsPresenter):
     family = "table_meld"
+    scripts = ("js/table_meld.js",)
     def context(self, engine, view: dict, frame: dict, *, table, seats: list, me) -> dict:
         ctx = super().context(engine, view, frame, table=table, seats=seats, me=me)
         is_my_turn = frame["is_my_turn"]

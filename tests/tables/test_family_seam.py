@@ -73,7 +73,8 @@ def test_a_game_whose_family_has_no_presenter_is_not_offered(monkeypatch):
     assert presenter_for(engine) is None and "rummikub" not in live_slugs()
 
 
-FAMILY_FILES = {"css/tiles.css", "css/team_meld.css", "css/tricks.css", "js/tiles.js", "js/team_meld.js"}
+FAMILY_FILES = {"css/tiles.css", "css/team_meld.css", "css/tricks.css", "js/tiles.js", "js/team_meld.js",
+                "js/table_meld.js"}
 
 
 @pytest.mark.parametrize("slug", live_slugs())
