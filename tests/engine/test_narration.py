@@ -1,4 +1,4 @@
-"""« What just happened »: every public move told in French, and nothing hidden ever told (engine/narration.py)."""
+"""« What just happened »: every public move told in French, and nothing hidden ever told (engine.narration)."""
 
 import random
 
