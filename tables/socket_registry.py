@@ -9,21 +9,40 @@ from collections import Counter
 from django.db import connection
 
 SERVER_ID = uuid.uuid4().hex
-_open = Counter()  # (table_id, user_id) -> sockets this process holds open
-_open_lock = threading.Lock()
+
+
+class OpenSockets:
+    """Sockets this process holds open, by (table_id, user_id): what it counts again if it was taken for dead."""
+
+    def __init__(self):
+        self._open = Counter()
+        self._lock = threading.Lock()
+
+    def opened(self, table_id: int, user_id: int) -> None:
+        with self._lock:
+            self._open[(table_id, user_id)] += 1
+
+    def closed(self, table_id: int, user_id: int) -> None:
+        with self._lock:
+            key = (table_id, user_id)
+            self._open[key] -= 1
+            if self._open[key] <= 0:
+                del self._open[key]
+
+    def held(self) -> list[tuple[tuple[int, int], int]]:
+        with self._lock:
+            return list(self._open.items())
+
+
+SEATS = OpenSockets()  # the seats' sockets (a spectator's are tables.spectators')
 
 
 def socket_opened(table_id: int, user_id: int) -> None:
-    with _open_lock:
-        _open[(table_id, user_id)] += 1
+    SEATS.opened(table_id, user_id)
 
 
 def socket_closed(table_id: int, user_id: int) -> None:
-    with _open_lock:
-        key = (table_id, user_id)
-        _open[key] -= 1
-        if _open[key] <= 0:
-            del _open[key]
+    SEATS.closed(table_id, user_id)
 
 
 def count(seat, delta: int) -> None:
@@ -48,6 +67,5 @@ def count(seat, delta: int) -> None:
 
 
 def held() -> list[tuple[tuple[int, int], int]]:
-    """((table_id, user_id), sockets) this process holds open."""
-    with _open_lock:
-        return list(_open.items())
+    """((table_id, user_id), sockets) of the seats' sockets this process holds open."""
+    return SEATS.held()

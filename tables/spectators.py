@@ -12,8 +12,6 @@ open, over every server process. Each process's sockets are rows of `SpectatorPr
 process stops beating (tables.presence.reap_dead_servers), as the seats' are.
 """
 
-import threading
-from collections import Counter
 
 from django.db import transaction
 from django.db.models import F
@@ -30,8 +28,7 @@ CANNOT_CHAT = "Les spectateurs ne peuvent pas écrire à cette table."
 NOT_ALLOWED = "Cette table est privée : on ne peut la regarder qu'avec son lien d'invitation."
 NOT_STARTED = "La partie n'a pas encore commencé : il n'y a rien à regarder."
 
-_open = Counter()  # (table_id, user_id) -> spectator sockets this process holds open
-_open_lock = threading.Lock()
+_open = socket_registry.OpenSockets()  # the spectator sockets this process holds open
 
 
 def grant(session, table_id: int) -> None:
@@ -71,16 +68,11 @@ def label(count: int) -> str:
 # --- the count -------------------------------------------------------------------------------
 
 def socket_opened(table_id: int, user_id: int) -> None:
-    with _open_lock:
-        _open[(table_id, user_id)] += 1
+    _open.opened(table_id, user_id)
 
 
 def socket_closed(table_id: int, user_id: int) -> None:
-    with _open_lock:
-        key = (table_id, user_id)
-        _open[key] -= 1
-        if _open[key] <= 0:
-            del _open[key]
+    _open.closed(table_id, user_id)
 
 
 def spectator_connected(*, table_id: int, user_id: int, delta: int) -> int:
@@ -117,7 +109,6 @@ def reap_server(server: str) -> None:
 
 def recount_own() -> None:
     """This process was reaped while alive: count its open spectator sockets again."""
-    with _open_lock:
-        held = list(_open.items())
+    held = _open.held()
     for (table_id, user_id), sockets in held:
         spectator_connected(table_id=table_id, user_id=user_id, delta=sockets)

@@ -1,6 +1,5 @@
 """Presence across server processes: a process that dies without closing its sockets stops counting."""
 
-from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -85,7 +84,7 @@ def test_a_dead_server_only_takes_off_its_own_sockets(gin_table, player):
 
 
 def test_a_process_taken_for_dead_while_alive_counts_its_sockets_again(gin_table, player, monkeypatch):
-    monkeypatch.setattr(socket_registry, "_open", Counter())
+    monkeypatch.setattr(socket_registry, "SEATS", socket_registry.OpenSockets())
     monkeypatch.setattr(presence, "_registered", False)
     presence.heartbeat_once()  # this process registers
     socket_registry.socket_opened(gin_table.pk, player.pk)
