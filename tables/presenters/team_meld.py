@@ -311,7 +311,7 @@ def match_line(view: dict, words: dict) -> str:
 
 class TeamMeldPresenter(Presenter):
     family = "team_meld"
-    stylesheets = ("css/tiles.css", "css/team_meld.css")  # the tile Canasta's pieces are the tile table's
+    stylesheets = ("css/tiles.css", "css/team_meld.css")  # a game of tiles draws the tile table's pieces
     scripts = ("js/team_meld.js",)
     folder = "team_meld"
     pieces = ("opponents", "centre", "hand", "actions", "round_end", "scores")
