@@ -30,9 +30,25 @@ def to_team(team: str) -> dict:
     return {"team": team}
 
 
+# Team games seat four players, partners face to face: A = seats 0 and 2, B = seats 1 and 3. The one place that
+# says so: the engines, the site's tables, points and presenters read it from here.
+TEAM_SEATS = {"A": (0, 2), "B": (1, 3)}
+TEAM_TABLE_SEATS = 4
+
+
 def team_of(seat: int) -> str:
-    """Team games: A = seats 0 and 2, B = seats 1 and 3."""
+    """A seat's team (TEAM_SEATS)."""
     return "A" if seat % 2 == 0 else "B"
+
+
+def team_index(seat: int) -> int:
+    """A seat's team as 0 (A) or 1 (B)."""
+    return seat % 2
+
+
+def partner_of(seat: int, seats_count: int = TEAM_TABLE_SEATS) -> int | None:
+    """The seat facing `seat` at a team table, or None at a table of another size."""
+    return (seat + 2) % 4 if seats_count == TEAM_TABLE_SEATS else None
 
 
 def visible_to(evt: dict, seat: int | None) -> bool:

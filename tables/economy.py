@@ -8,9 +8,9 @@ from django.db.models import F
 from accounts.models import Account, Counter, CounterEntry, LedgerEntry, User
 from accounts.services import counter_move, house_account, player_account, pot_account, transfer_create, user_balance
 from engine import games
+from engine.base import team_index
 from tables.errors import TableError
 from tables.models import Seat, Table
-from tables.table_types import team_index
 
 
 def ensure_can_stake(user: User, stake: int) -> None:

@@ -1,11 +1,12 @@
 from django import forms
 
 from engine import games
+from engine.base import partner_of
 from engine.bots import strength
 from tables import families
 from tables.models import Game, Table
 from tables.services import COACH_LIMITS
-from tables.table_types import arena_possible, partner_of
+from tables.table_types import arena_possible
 
 SEAT_CHOICES = [("human", "Un ami (invitation)"), ("1", "Robot Débutant"), ("2", "Robot Confirmé"),
                 ("3", "Robot Expert")]

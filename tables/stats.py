@@ -16,9 +16,9 @@ from accounts.models import LedgerEntry
 from accounts.stats import Participant, RatedTeam, SeatLine
 from accounts.stats import match_record as record_write
 from engine import games
+from engine.base import team_index
 from engine.bots import strength
 from tables.models import Table
-from tables.table_types import team_index
 
 log = logging.getLogger(__name__)
 

@@ -14,12 +14,3 @@ def arena_options(info) -> dict | None:
 
 def arena_possible(info) -> bool:
     return arena_options(info) is not None
-
-
-def partner_of(position: int, seats_count: int) -> int | None:
-    """In a team game partners sit face to face (teams 0/2 and 1/3)."""
-    return (position + 2) % 4 if seats_count == 4 else None
-
-
-def team_index(position: int) -> int:
-    return position % 2

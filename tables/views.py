@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from engine import games as engines
+from engine.base import team_index
 from engine.bots import strength
 from tables import commands, families, live, quick_start, rendering, replays, services, spectators
 from tables.errors import TableError
@@ -18,7 +19,6 @@ from tables.forms import TableCreateForm, playable_games
 from tables.models import Game, RulesPage, Table
 from tables.presenters.frame import seat_names
 from tables.rendering import table_context
-from tables.table_types import team_index
 
 
 def post_only(view):

@@ -113,6 +113,28 @@ class TrickGame(Game):
     action_labels = {"play_card": "Jouer", "next_round": "Donne suivante"}
     phase_hints = {**Game.phase_hints, "ROUND_OVER": "Donne terminée.", PLAY: "Joue une carte."}
 
+    # The score sheet's words; a game names its own units (Thunee: balls, Jodhi).
+    table_words: dict = {
+        "match": "Points", "match_one": "point", "match_many": "points",
+        "match_caption": "Points de la partie et points de la donne, par équipe",
+        "history_caption": "Points marqués à chaque donne, la plus récente en haut",
+        "bonus": "Points annoncés", "shown": "montrée", "score_note": "",
+    }
+
+    def scoreboard(self, view: dict) -> dict:
+        """A view's score in the family's terms, for the score sheet: `match` (each team's match score),
+        `target` (where the match ends, or None), `bonus` (points announced this deal, by team), `shown` (the
+        cards shown for them: [{seat, cards}]), `deal` (the last deal's `match` after it, the `won` it gave
+        its team and its `bonus`; None while a deal is played) and `history_won` (what each deal of `history`
+        gave its team). By default the match score is the contract's `scores` (a team's partners share it);
+        a game whose view names them otherwise says so here."""
+        scores = view.get("scores") or ()
+        match = {t: scores[i] for i, t in enumerate(TEAMS) if i < len(scores)}
+        last = view.get("last_deal")
+        return {"match": match, "target": view.get("target"), "bonus": {}, "shown": (),
+                "deal": None if not last else {"match": match, "won": last.get("won", 0), "bonus": {}},
+                "history_won": [row.get("won", 0) for row in view.get("history") or ()]}
+
     @cached_property
     def deck_set(self) -> frozenset:
         return frozenset(self.deck)

@@ -9,7 +9,7 @@
 - `lowest_card(legal, trump, order)`: the lowest-ranked card, every non-trump below every trump (autoplay).
 - `deal_in_turn(stock, receivers, order, count)`: cards from the top of a stock, one at a time in turn.
 - `Seats`: seat arithmetic in the table's direction (`step` = -1 for counter-clockwise).
-- `TEAMS` (A = seats 0 and 2, B = 1 and 3, as `engine.base.team_of`), `partner(seat)`, `other(team)`.
+- `TEAMS` (A = seats 0 and 2, B = 1 and 3: `engine.base.TEAM_SEATS`), `partner(seat)`, `other(team)`.
 - `IntChoice`: a move parameter that is one of a few integers (engine.moves has text and flags only).
 
 A trick in a state is `{"leader": seat, "cards": [{"seat": s, "card": id}, ...]}`; a finished trick adds
@@ -21,10 +21,11 @@ Card ids are those of engine.cards ("10S1", "QH1"): rank = id[:-2], suit = id[-2
 from dataclasses import dataclass
 
 from engine import cards
+from engine.base import TEAM_SEATS, partner_of
 
 SUITS = cards.SUITS  # S, H, D, C: the tie-break order of the rules files
 SUIT_FR = {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"}
-TEAMS = {"A": (0, 2), "B": (1, 3)}
+TEAMS = TEAM_SEATS
 
 
 def rank(card: str) -> str:
@@ -42,7 +43,7 @@ def other(team: str) -> str:
 
 def partner(seat: int) -> int:
     """The seat facing `seat`: his partner."""
-    return (seat + 2) % 4
+    return partner_of(seat)
 
 
 @dataclass(frozen=True)

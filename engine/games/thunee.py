@@ -346,6 +346,24 @@ class Thunee(ThuneeCalls, tr.TrickGame):
 
     # -- views
 
+    table_words = {
+        "match": "Balles", "match_one": "balle", "match_many": "balles",
+        "match_caption": "Balles de la partie et points de la donne, par équipe",
+        "history_caption": "Balles marquées à chaque donne, la plus récente en haut",
+        "bonus": "Points annoncés", "shown": "montrée en Jodhi",
+        "score_note": "L'équipe qui prend l'enchère doit ramasser au moins autant de points de cartes (154 dans le"
+                      " jeu) ; chaque donne rapporte des balles à une seule équipe.",
+    }
+
+    def scoreboard(self, view: dict) -> dict:
+        """The family's score sheet read from Thunee's keys: balls to the target, Jodhis announced and shown."""
+        last = view.get("last_deal")
+        return {"match": view.get("balls") or {}, "target": view.get("target"),
+                "bonus": view.get("jodhi_points") or {}, "shown": view.get("jodhis") or (),
+                "deal": None if not last else {"match": last.get("balls") or {}, "won": last.get("balls_won"),
+                                               "bonus": last.get("jodhi_points") or {}},
+                "history_won": [row.get("balls_won") for row in view.get("history") or ()]}
+
     def player_view(self, state: dict, seat: int) -> dict:
         hidden = len(state["blind"]) if seat == state["caller"] and state["kind"] == BLIND else 0
         return {"seat": seat, "team": team_of(seat), "hand_count": len(state["hands"][seat]),

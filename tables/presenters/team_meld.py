@@ -12,6 +12,7 @@ import json
 from functools import lru_cache
 
 from engine import cards
+from engine.base import TEAM_SEATS, partner_of
 from engine.games import _tiles
 from tables import families, live
 from tables.presenters.base import Presenter
@@ -21,7 +22,7 @@ from tables.presenters.tiles import tile_ctx
 MACROS = "tables/live/team_meld/pieces.jinja"
 _shown, _hand_piece = (live.cached_macro(MACROS, name) for name in ("shown", "hand_piece"))
 SEVEN = 7  # pieces in a closed meld
-TEAM_OF = {0: "A", 1: "B", 2: "A", 3: "B"}
+TEAM_OF = {seat: team for team, seats in TEAM_SEATS.items() for seat in seats}
 UNIT = {"cards": "carte", "tiles": "tuile"}
 ENDINGS = {
     "stock": "La pioche est épuisée : la manche s'arrête, sans prime de sortie.",
@@ -111,7 +112,7 @@ def teams_ctx(pieces: Pieces, view: dict, names: dict, my_team: str | None) -> d
         melds = t["melds"]
         if staged and team == my_team:
             melds = staged.get("melds_after") or melds  # my staged turn, seen by me only
-        members = [names.get(s, "?") for s in range(4) if TEAM_OF[s] == team]
+        members = [names.get(s, "?") for s in TEAM_SEATS[team]]
         out[team] = {
             "id": team, "is_us": team == (my_team or "A"), "label": team_label(team, my_team),
             "who": " et ".join(members), "score": t["score"], "minimum": t["minimum"], "opened": t["melded"],
@@ -276,7 +277,7 @@ def round_end(pieces: Pieces, view: dict, names: dict, me: int | None, my_team: 
         "round": last["round"], "ending": ending, "celebrate": celebrate, "headline": headline,
         "rows": tuple(rows), "hands": tuple(hands),
         "teams": tuple({"label": team_label(t, my_team), "is_us": t == (my_team or "A"),
-                        "who": " et ".join(names.get(s, "?") for s in range(4) if TEAM_OF[s] == t),
+                        "who": " et ".join(names.get(s, "?") for s in TEAM_SEATS[t]),
                         "total": teams[t]["total"], "score": teams[t]["score"]} for t in order),
     }
 
@@ -332,7 +333,7 @@ class TeamMeldPresenter(Presenter):
             seat["hand_count"] = counts[pos] if pos < len(counts) else 0
             seat["team"] = TEAM_OF.get(pos)
             seat["is_viewer"] = my_seat is None and side is not None and pos == side
-            seat["partner"] = side is not None and pos == (side + 2) % 4
+            seat["partner"] = side is not None and pos == partner_of(side)
             seat["asks"] = q.get("seat") == pos and q.get("answer") is None
             seat["score"] = view["team_scores"].get(TEAM_OF.get(pos), 0)
         if frame["me"] is not None:

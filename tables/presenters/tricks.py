@@ -1,32 +1,34 @@
 """The trick-taking games' presenter: four seats in two teams, my hand fanned at the bottom with only the
 playable cards raised, the trick in the centre with each card placed toward its player, the contract and the
-trump suit, the bidding and the calls as buttons drawn from the legal moves, team points and balls on the score
-sheet, the deal-end summary (templates/tables/live/tricks/).
+trump suit, the bidding and the calls as buttons drawn from the legal moves, team points and the match's score
+on the score sheet, the deal-end summary (templates/tables/live/tricks/).
 
-Every word of the game (the buttons, the calls) is its engine's (`action_labels` / `action_label`); the view's
-keys are the family's: `hand`, `playable`, `legal`, `trick`, `last_trick`, `tricks_won`, `bids`, `bid`,
-`bidder`, `trump`, `calls`, `jodhis`, `points`, `jodhi_points`, `balls`, `target`, `history`, `last_deal`.
-Another seat's hand is never read (the view has only its count)."""
+Every word of the game (the buttons, the calls, the score's units) is its engine's (`action_labels` /
+`action_label`, `table_words`); the view's keys are the family's: `hand`, `playable`, `legal`, `trick`,
+`last_trick`, `tricks_won`, `bids`, `bid`, `bidder`, `trump`, `calls`, `points`, `history`, `last_deal`, and
+the match's score as the engine reads it out (`scoreboard`). Another seat's hand is never read (the view has
+only its count)."""
 
 import json
 
 from markupsafe import Markup
 
 from engine import cards, narration
+from engine.base import TEAM_SEATS, team_of
 from tables import families, live
 from tables.presenters.base import Presenter
 from tables.presenters.cards import card_ctx
 
-# Where a seat sits seen from me, counter-clockwise play or not: (seat - me) % 4.
+# Where a seat sits seen from me, counter-clockwise play or not: the family seats four.
 PLACES = ("s", "w", "n", "e")
 PLACE_WORDS = {"s": "toi", "w": "à ta gauche", "n": "en face", "e": "à ta droite"}
-TEAMS = ("A", "B")
+TEAMS = tuple(TEAM_SEATS)
 MACROS = "tables/live/tricks/tricks.jinja"
 _hand_card = live.cached_macro(MACROS, "hand_card")
 
 
-def tk_hand_card(card: dict, playing: bool = False, index: int = 0) -> Markup:
-    return _hand_card(card, bool(playing), index)
+def tk_hand_card(card: dict, playing: bool = False, index: int = 0, shown_word: str = "") -> Markup:
+    return _hand_card(card, bool(playing), index, shown_word)
 
 
 def suit_ctx(suit: str | None) -> dict | None:
@@ -37,7 +39,7 @@ def suit_ctx(suit: str | None) -> dict | None:
 
 
 def place_of(seat: int, me: int) -> str:
-    return PLACES[(seat - me) % 4]
+    return PLACES[(seat - me) % len(PLACES)]
 
 
 def team_words(view: dict) -> dict:
@@ -112,7 +114,7 @@ def hand_ctx(view: dict) -> tuple:
     return tuple(card_ctx(c, playable=c in playable, shown=c in shown) for c in view.get("hand") or ())
 
 
-def seats_around(frame: dict, view: dict, me: int, engine, words: dict) -> dict:
+def seats_around(frame: dict, view: dict, me: int, engine, words: dict, board: dict) -> dict:
     """Each seat by its place (s, w, n, e) with its team, its part in the deal and its calls."""
     players = {p["seat"]: p for p in view.get("players") or ()}
     last_bid = {}
@@ -122,15 +124,15 @@ def seats_around(frame: dict, view: dict, me: int, engine, words: dict) -> dict:
     for c in view.get("calls") or ():
         calls.setdefault(c["seat"], []).append(call_label(engine, c["kind"], view))
     shown = set(view.get("shown") or ())
-    jodhi_cards = {}
-    for j in view.get("jodhis") or ():
-        jodhi_cards.setdefault(j["seat"], []).extend(card_ctx(c) for c in j.get("cards") or () if c in shown)
+    shown_cards = {}
+    for j in board["shown"]:
+        shown_cards.setdefault(j["seat"], []).extend(card_ctx(c) for c in j.get("cards") or () if c in shown)
     bidding = not view.get("trick") and view.get("bid") is None and bool(view.get("to_act"))
     out = {}
     for seat in frame["seats"]:
         pos = seat["position"]
         info = players.get(pos, {})
-        team = info.get("team") or TEAMS[pos % 2]
+        team = info.get("team") or team_of(pos)
         bid = last_bid.get(pos) if bidding else None
         out[place_of(pos, me)] = {
             **seat,
@@ -142,7 +144,7 @@ def seats_around(frame: dict, view: dict, me: int, engine, words: dict) -> dict:
             "is_bidder": view.get("bidder") == pos and view.get("bid") is not None,
             "bid_text": None if bid is None else bid_text(engine, bid, view),
             "calls": tuple(calls.get(pos, ())),
-            "jodhi_shown": tuple(jodhi_cards.get(pos, ())),
+            "shown_cards": tuple(shown_cards.get(pos, ())),
         }
     return out
 
@@ -171,11 +173,12 @@ def trick_ctx(view: dict, me: int, words: dict, names: dict) -> dict | None:
     }
 
 
-def deal_end(engine, view: dict, words: dict, names: dict) -> dict | None:
+def deal_end(engine, view: dict, words: dict, names: dict, board: dict) -> dict | None:
     last = view.get("last_deal")
-    if not last:
+    deal = board["deal"]
+    if not last or not deal:
         return None
-    jodhi = last.get("jodhi_points") or {}
+    unit = engine.table_words
     points = last.get("points") or {}
     call = last.get("call") or {}
     caller = last.get("caller")
@@ -187,9 +190,9 @@ def deal_end(engine, view: dict, words: dict, names: dict) -> dict | None:
     return {
         **last,
         "teams": tuple({"team": t, "word": words[t], "mine": t == view.get("team"),
-                        "points": points.get(t, 0), "jodhi": jodhi.get(t, 0),
+                        "points": points.get(t, 0), "bonus": deal["bonus"].get(t, 0),
                         "tricks": (last.get("tricks_won") or {}).get(t, 0),
-                        "balls": (last.get("balls") or {}).get(t, 0),
+                        "match": deal["match"].get(t, 0),
                         "scored": last.get("team") == t, "declarers": last.get("declarers") == t}
                        for t in TEAMS),
         "bidder_name": names.get(last.get("bidder"), ""),
@@ -197,17 +200,19 @@ def deal_end(engine, view: dict, words: dict, names: dict) -> dict | None:
         "trump_ctx": suit_ctx(last.get("trump")),
         "winner_word": words.get(last.get("team"), ""),
         "celebrate": celebrate,
+        "won": deal["won"],
+        "won_word": unit["match_one"] if abs(deal["won"] or 0) < 2 else unit["match_many"],
         # the engine names the teams « l'équipe A / B »: a player, whose table says « Nous / Eux », reads
         # « ton équipe » / « l'équipe adverse »
         "reason": narration.for_reader(last.get("reason") or "", view.get("seat")),
     }
 
 
-def history_rows(view: dict, words: dict, names: dict) -> tuple:
+def history_rows(view: dict, names: dict, board: dict) -> tuple:
     return tuple({"round": row.get("round"), "bid": row.get("bid"), "bidder": names.get(row.get("bidder"), ""),
                   "trump": suit_ctx(row.get("trump")),
-                  "balls": {t: row.get("balls_won") if row.get("team") == t else 0 for t in TEAMS}}
-                 for row in view.get("history") or ())
+                  "won": {t: won if row.get("team") == t else 0 for t in TEAMS}}
+                 for row, won in zip(view.get("history") or (), board["history_won"], strict=True))
 
 
 class TricksPresenter(Presenter):
@@ -221,12 +226,12 @@ class TricksPresenter(Presenter):
         my_seat = view.get("seat") if view.get("seat") is not None else 0
         words = team_words(view)
         names = {s["position"]: s["name"] for s in frame["seats"]}
-        around = seats_around(frame, view, my_seat, engine, words)
+        board = engine.scoreboard(view)
+        around = seats_around(frame, view, my_seat, engine, words, board)
         legal = view.get("legal") or ()
         my_team = view.get("team") if view.get("team") in TEAMS else "A"
         order = (my_team, "B" if my_team == "A" else "A")
         points = view.get("points") or {}
-        jodhi = view.get("jodhi_points") or {}
         tricks_won = view.get("tricks_won") or {}
         high = view.get("high") or {}
         bidder = view.get("bidder") if view.get("bid") is not None else high.get("seat")
@@ -250,16 +255,17 @@ class TricksPresenter(Presenter):
             "tk_calls": tuple({"label": call_label(engine, c["kind"], view), "name": names.get(c["seat"], ""),
                                "is_me": c["seat"] == view.get("seat")} for c in view.get("calls") or ()),
             "tk_teams": tuple({"team": t, "word": words[t], "mine": t == view.get("team"),
-                               "points": points.get(t, 0), "jodhi": jodhi.get(t, 0),
-                               "tricks": tricks_won.get(t, 0), "balls": (view.get("balls") or {}).get(t, 0),
-                               "players": " et ".join(names.get(p, "") for p in (0, 1, 2, 3) if TEAMS[p % 2] == t)}
+                               "points": points.get(t, 0), "bonus": board["bonus"].get(t, 0),
+                               "tricks": tricks_won.get(t, 0), "match": board["match"].get(t, 0),
+                               "players": " et ".join(names.get(p, "") for p in TEAM_SEATS[t])}
                               for t in order),
-            "tk_target": view.get("target"),
+            "tk_target": board["target"],
+            "tk_words": engine.table_words,
             "tk_deal": view.get("round"),
-            "tk_history": history_rows(view, words, names),
+            "tk_history": history_rows(view, names, board),
             "tk_can_next": any(m.get("action") == "next_round" for m in legal),
             "tk_next_label": engine.action_label("next_round", view),
-            "last_round": deal_end(engine, view, words, names),
+            "last_round": deal_end(engine, view, words, names, board),
         }
 
 

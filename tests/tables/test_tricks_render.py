@@ -8,6 +8,7 @@ import re
 import pytest
 
 from engine import games
+from engine.games import _tricks
 from tables import commands, live, reads
 from tables.families import presenter_for
 from tables.models import Table
@@ -242,6 +243,34 @@ def test_the_score_sheet_and_the_end_of_a_deal(player):
     other = pushes[1]  # the other team reads the same deal the other way round
     assert f'data-testid="balls-us"><strong>{state["balls"][them]}</strong>' in other
     assert "<tr><th scope=\"row\">1</th>" in html  # the deal's row in the history
+
+
+def test_another_trick_game_fills_the_score_sheet_with_its_own_words(player, monkeypatch):
+    """The family's pieces name no game's units: a game scored in points to 1,000, with no announcements, gets
+    « Points » where Thunee says « Balles », and its own deal-end line."""
+
+    class PointsGame(type(ENGINE)):
+        table_words = _tricks.TrickGame.table_words
+
+        def scoreboard(self, view):
+            board = _tricks.TrickGame.scoreboard(self, view)
+            return {**board, "target": 1000, "deal": {**board["deal"], "won": 162}}
+
+    monkeypatch.setitem(games._registry(), "thunee", PointsGame())
+    state = _deal_over()
+    html = _pushes(_table(player, state))[0]
+    sheet = html.split('id="table-scores"', 1)[1].split('id="table-', 1)[0]
+    centre = html.split('id="table-centre"', 1)[1].split('id="table-', 1)[0]
+    deal_end = html.split('id="table-round-end"', 1)[1].split('id="table-', 1)[0]
+    outcome = re.search(r'<p class="tk-outcome" data-testid="deal-outcome">[^<]*</p>', deal_end).group(0)
+    for piece in (sheet, centre, deal_end.replace(outcome, "")):  # the outcome is the engine's sentence
+        assert "Balle" not in piece and "balle" not in piece and "Jodhi" not in piece and "154" not in piece
+    us = state["scores"][0]
+    row = '<th scope="row">Points <span class="tk-target">(en 1000)</span></th><td data-testid="balls-us">'
+    assert f"{row}<strong>{us}</strong>" in sheet
+    assert "Points de la partie et points de la donne, par équipe" in sheet
+    assert f"Points&nbsp;: Nous <strong>{us}</strong>" in centre
+    assert '<th scope="col">Points</th></tr>' in deal_end and "&nbsp;: +162 points.</p>" in deal_end
 
 
 def test_every_push_is_the_pieces_of_the_page(player):
