@@ -86,6 +86,9 @@ def main(argv=None) -> int:
             diff = difflib.unified_diff(old["html"].splitlines(), new["html"].splitlines(), lineterm="", n=0)
             line = next((d for d in diff if d[:1] in "+-" and d[:3] not in ("---", "+++")), "")
             print(f"DIFFERS {old['game']} move {old['move']} seat {old['seat']}: {line[:300]}")
+            if differ == 1:  # the first one in full, with a line of context
+                changed = difflib.unified_diff(old["html"].splitlines(), new["html"].splitlines(), lineterm="", n=1)
+                print("\n".join(list(changed)[2:40]))
     games_seen = sorted({p["game"] for p in before})
     print(f"{len(after)} pushes of {len(games_seen)} games drawn again: {differ} differ")
     return 1 if differ else 0

@@ -230,8 +230,9 @@ def _read(value, attribute: str):
 
 @cache
 def template_inputs(template: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """What a piece's template (and the templates it includes) reads from its context: the names it reads
-    whole, and the (name, attribute) pairs of the names it reads only through an attribute or a constant key."""
+    """What a piece's template (and the templates it includes or extends) reads from its context: the names it
+    reads whole, and the (name, attribute) pairs of the names it reads only through an attribute or a constant
+    key."""
     env = environment()
     whole: set[str] = set()
     attributes: set[tuple[str, str]] = set()
@@ -252,9 +253,9 @@ def template_inputs(template: str) -> tuple[tuple[str, ...], tuple[tuple[str, st
         for node in ast.find_all(nodes.Name):
             if node.name in context_names and id(node) not in through:
                 whole.add(node.name)
-        for include in ast.find_all(nodes.Include):
+        for include in (*ast.find_all(nodes.Include), *ast.find_all(nodes.Extends)):
             if not isinstance(include.template, nodes.Const):
-                raise ValueError(f"{name}: an include whose template is not a constant")
+                raise ValueError(f"{name}: an include or extends whose template is not a constant")
             visit(include.template.value)
 
     visit(template)

@@ -22,16 +22,16 @@ def card_shown(card: dict, size: str | None = None, badge: bool = False, extra: 
     return _shown(card, size, badge, extra)
 
 
-def hand_card(card: dict, tm: bool = False, discardable: bool = False) -> Markup:
-    return _hand_card(card, bool(tm), bool(discardable))
+def hand_card(card: dict, selectable: bool = False, discardable: bool = False) -> Markup:
+    return _hand_card(card, bool(selectable), bool(discardable))
 
 
-def opponent_box(seat: dict, tm, view, remaining_s: int | None, turn_timer_s: int) -> Markup:
+def opponent_box(seat: dict, marks, view, remaining_s: int | None, turn_timer_s: int) -> Markup:
     """An opponent's place (macro `opponent`), drawn once per distinct seat and reused: for every seat's push of a
     move, and from one move to the next for the players whose turn neither starts nor ends (the clock only
     shows on the player to act)."""
     remaining = remaining_s if seat.get("is_current") else None
-    args = (bool(tm), bool(view), remaining, turn_timer_s)
+    args = (bool(marks), bool(view), remaining, turn_timer_s)
     if live.environment().auto_reload:
         return live.macro(MACROS, "opponent")(seat, *args)
     try:

@@ -272,8 +272,16 @@ def _mark_hand_targets(groups: list[dict], tm: dict) -> None:
 
 
 class TableMeldPresenter(CardsPresenter):
+    """The card games' pieces, four of them extended in templates/tables/live/table_meld/ (Jinja2 blocks)."""
+
     family = "table_meld"
+    folder = "table_meld"
+    pieces = ("centre", "hand", "actions", "round_end")
     scripts = ("js/table_meld.js",)
+
+    def templates(self) -> dict[str, str]:
+        return {**super().templates(), "opponents": "tables/live/cards/opponents.jinja"}
+
     def context(self, engine, view: dict, frame: dict, *, table, seats: list, me) -> dict:
         ctx = super().context(engine, view, frame, table=table, seats=seats, me=me)
         is_my_turn = frame["is_my_turn"]
@@ -281,6 +289,10 @@ class TableMeldPresenter(CardsPresenter):
         # the engine's words for an ending worth celebrating (« Main lisse ! »…)
         ctx["tm"]["celebrate"] = getattr(engine, "ending_labels", {}).get((view.get("last_round") or {}).get("ending"))
         _mark_hand_targets(ctx["hand_groups"], ctx["tm"])
+        # what the card games' pieces draw differently here: cards chosen, not discarded, on a touch; the discard
+        # pile as my discard's target; the seats' turn and lay-down marks; an eliminated player's way out
+        ctx.update(hand_selectable=True, discard_target=ctx["tm"]["acting"], seat_marks=True,
+                   me_out=ctx["tm"]["me_out"])
         if is_my_turn and view.get("phase") == "DRAW" and ctx["tm"]["help_line"]:
             ctx["hint"] = ctx["tm"]["help_line"]
         return ctx

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine import games
+from tables import live
 from tables.families import PRESENTERS, live_slugs, presenter_for
 
 TABLES = Path(__file__).resolve().parents[2] / "tables"
@@ -92,3 +93,11 @@ def test_a_table_page_loads_its_familys_stylesheets_and_scripts_only(client, pla
     for path in FAMILY_FILES | own:
         assert (f"/static/{path}" in html) == (path in own), (slug, path)
     assert "/static/css/table.css" in html and "/static/js/table.js" in html
+
+
+def test_a_piece_that_extends_another_familys_is_drawn_again_when_the_parents_inputs_change():
+    """The table-meld centre extends the card games' (Jinja2 blocks): the piece memo compares the inputs of both,
+    so a new stock count redraws it."""
+    whole, attributes = live.template_inputs("tables/live/table_meld/centre.jinja")
+    names = set(whole) | {name for name, _ in attributes}
+    assert {"stock_count", "can_draw", "discard_top", "tm"} <= names
