@@ -93,7 +93,8 @@ def move_buttons(engine, view: dict) -> list[dict]:
             option = {"before": f"{label} : ", "symbol": suit["symbol"], "text": suit["name"].capitalize(),
                       "red": suit["red"]}
         elif "cards" in move:
-            # The group's label says « Jodhi » already: the button shows the cards, a screen reader reads their names.
+            # The group's label names the declaration already: the button shows the cards, a screen reader reads
+            # their names.
             names = [cards.name_fr(c) for c in move["cards"]]
             option = {"before": label, "symbol": " ".join(cards.label(c) for c in move["cards"]),
                       "after": " : " + (", ".join(names[:-1]) + " et " + names[-1] if len(names) > 1 else names[0])}

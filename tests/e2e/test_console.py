@@ -12,13 +12,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine import games as engine_games
 from tests.e2e.test_play import sign_up
 from tests.e2e.test_play_rami import _off_the_browser_thread, _user
 
 pytestmark = [pytest.mark.e2e]
 
-ALL_GAMES = ["thanasis", "rami", "rami40", "kalooki", "rami-traditionnel", "gin", "rummikub", "canasta",
-             "canasta-tuiles", "thunee"]
+ALL_GAMES = engine_games.available()  # every registered game, in the catalogue's order
 
 
 @_off_the_browser_thread

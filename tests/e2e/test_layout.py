@@ -10,11 +10,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine import games as engine_games
 from tests.e2e.test_play import create_table, sign_up
 
 pytestmark = [pytest.mark.e2e]
 
-GAMES = ["thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel"]
+# The card games (a hand of cards and piles) and the other families, taken from the registry.
+GAMES = [slug for slug in engine_games.available() if engine_games.get(slug).family in ("cards", "table_meld")]
 
 # What must be on screen at my turn, measured in one script run (a push may swap a piece between two calls).
 # Each entry: [what, left, top, right, bottom]; the caller compares them with the viewport.
@@ -274,7 +276,7 @@ def test_a_wild_card_keeps_its_star_in_an_overlapped_hand(live_site, page):
 
 # ---------------------------------------------------------------- the four newest games (issue 31 §2)
 
-NEW_GAMES = ["rummikub", "canasta", "canasta-tuiles", "thunee"]
+NEW_GAMES = [slug for slug in engine_games.available() if slug not in GAMES]
 
 # In the felt: no line of text drawn over another one (cards and tiles, which overlap in a hand by design, are
 # measured apart); every opponent's name shown whole and told apart from the others; every count of cards or
