@@ -4,6 +4,7 @@ for each game and each match length its table form offers. One command measures 
     python -m bench.ladder --games gin --matches 400 --jobs 2
     python -m bench.ladder --games thanasis,rummikub --pairs 1-0,2-0 --matches 400
     python -m bench.ladder --table          # print the stored table (Markdown, for bench/RESULTS.md)
+    python -m bench.ladder --games rami --pairs 1-0,2-0 --matches 400 --extend   # stored cells played on to 400
 
 Each cell is `bench.bots.run` (whole matches from fixed seeds, seats swapped between matches, the strong side
 first in the pairing; level 0 is the reference opponent of `bench.reference`, 4 an all-seeing player).
@@ -46,12 +47,26 @@ def measure(slug: str, length: str | None, pairs, matches: int, jobs: int, first
     cells = {}
     for (strong, weak), entry in summary["pairs"].items():
         low, high = ladder_bots.wilson(entry["score"], entry["n"])
-        cells[f"{strong}-{weak}"] = {"win_rate": round(entry["score"] / entry["n"], 3),
+        cells[f"{strong}-{weak}"] = {"win_rate": round(entry["score"] / entry["n"], 3), "score": entry["score"],
                                      "ci95": [round(low, 3), round(high, 3)], "matches": entry["n"],
                                      "stalled": entry["stalled"]}
     p99 = {str(level): round(ladder_bots.percentile(cpu, 99), 1)
            for level, cpu in summary["cpu"].items() if cpu and level in (1, 2, 3)}
     return {"cells": cells, "cpu_p99_ms": p99}
+
+
+def extend(data: dict, slug: str, length, key: str, pairs, matches: int, jobs: int) -> dict | None:
+    """Each stored cell of `pairs` (measured from seed 0) played on to `matches` in all; None if none is short."""
+    cells, p99 = {}, {}
+    for pair in pairs:
+        name = f"{pair[0]}-{pair[1]}"
+        old = (data.get(slug, {}).get(key, {}).get("cells") or {}).get(name)
+        if old is None or old.get("first", 0) != 0 or old["matches"] >= matches:
+            continue
+        more = measure(slug, length, [pair], matches - old["matches"], jobs, old["matches"])
+        cells[name] = extended(old, more["cells"][name])
+        p99.update(more["cpu_p99_ms"])
+    return {"cells": cells, "cpu_p99_ms": p99} if cells else None
 
 
 def load(path: Path | None = None) -> dict:
@@ -69,6 +84,16 @@ def store(slug: str, length: str, result: dict, stamp: dict, path: Path | None =
     entry["cpu_p99_ms"].update(result["cpu_p99_ms"])
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return data
+
+
+def extended(old: dict, new: dict) -> dict:
+    """A cell measured on seeds 0…n−1 and its continuation on seeds n…: one cell over all of them. (A cell stored
+    before the score was kept gives it back from its rate: a score is a whole or half number of matches.)"""
+    old_score = old.get("score", round(old["win_rate"] * old["matches"] * 2) / 2)
+    score, n = old_score + new["score"], old["matches"] + new["matches"]
+    low, high = ladder_bots.wilson(score, n)
+    return {"win_rate": round(score / n, 3), "score": score, "ci95": [round(low, 3), round(high, 3)], "matches": n,
+            "stalled": old.get("stalled", 0) + new["stalled"]}
 
 
 def label(pair: str) -> str:
@@ -115,6 +140,8 @@ def main(argv=None) -> int:
     parser.add_argument("--table", action="store_true", help="only print the stored table")
     parser.add_argument("--dry-run", action="store_true", help="measure and print, do not store")
     parser.add_argument("--store", type=Path, default=None, help="the file to merge into (default bench/ladder.json)")
+    parser.add_argument("--extend", action="store_true",
+                        help="play each stored cell on from its last seed up to --matches in all, and merge")
     args = parser.parse_args(argv)
     data = load(args.store)
     if args.table:
@@ -129,10 +156,16 @@ def main(argv=None) -> int:
             if wanted and str(length) not in wanted:
                 continue
             t0 = time.perf_counter()
-            result = measure(slug, length, pairs, args.matches, args.jobs, args.first)
             key = "—" if length is None else length
+            if args.extend:
+                result = extend(data, slug, length, key, pairs, args.matches, args.jobs)
+                if result is None:
+                    continue
+            else:
+                result = measure(slug, length, pairs, args.matches, args.jobs, args.first)
             if not args.dry_run:
-                data = store(slug, key, result, {"date": today, "first": args.first}, args.store)
+                first = 0 if args.extend else args.first
+                data = store(slug, key, result, {"date": today, "first": first}, args.store)
             cells = ", ".join(f"{label(p)} {c['win_rate']:.1%} ({c['ci95'][0]:.1%}–{c['ci95'][1]:.1%})"
                               for p, c in sorted(result["cells"].items()))
             print(f"{slug} length={key}: {cells}; CPU p99 {result['cpu_p99_ms']} ms; "
