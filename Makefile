@@ -11,7 +11,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup db run cluster haproxy test lint fmt clean static-vendor
+.PHONY: setup db run cluster haproxy test lint fmt clean static-vendor static-icons
 
 setup: $(STAMP)
 
@@ -58,3 +58,7 @@ clean:
 static-vendor:
 	npm ci --no-audit --no-fund
 	npm run -s vendor
+
+# The app's PNG icons (static/icons/app-*.png, committed), drawn from static/icons/app.svg in Chromium.
+static-icons: setup
+	$(BIN)/python -m rummy_site.icons

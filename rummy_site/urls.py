@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from rummy_site.health import favicon, health
+from rummy_site.pwa import manifest
 from tables import views as table_views
 
 urlpatterns = [
@@ -15,6 +16,7 @@ urlpatterns = [
     path("sante/", health, name="health"),
     # Browsers ask for /favicon.ico whatever the page links: the site's icon, not a 404 on every page.
     path("favicon.ico", favicon),
+    path("manifest.webmanifest", manifest, name="manifest"),
 ]
 
 # A bad request (400) is answered without the request in the page (rummy_site/errors.py).

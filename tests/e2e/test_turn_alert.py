@@ -1,0 +1,53 @@
+"""« À toi ! » in the tab: a player whose table tab is in the background sees it in the tab's title and icon
+when a push makes it his move, and the title comes back once he returns to the tab (static/js/turn_alert.js).
+
+The browser runs headless, where every page is visible: the page's visibility is played by the test (a
+`document.hidden` it sets, and the `visibilitychange` event a browser fires)."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_play import create_table, sign_up
+
+pytestmark = [pytest.mark.e2e]
+
+VISIBILITY = """() => {
+  let hidden = false;
+  Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
+  Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => hidden ? 'hidden' : 'visible'});
+  window.setHidden = (value) => { hidden = value; document.dispatchEvent(new Event('visibilitychange')); };
+}"""
+
+
+def icon(page: Page) -> str:
+    return page.locator('link[rel="icon"]').get_attribute("href")
+
+
+def test_my_move_shows_in_a_background_tab_and_goes_when_i_come_back(live_site, page: Page):
+    page.add_init_script(script=f"({VISIBILITY})()")
+    sign_up(page, live_site, "alerte")
+    create_table(page, live_site, "thanasis", 3, ["1", "1"])
+    status = page.locator('#table-status[data-my-turn="1"]')
+    expect(status).to_be_attached(timeout=30000)
+    title = page.title()
+    assert not title.startswith("À toi") and icon(page).endswith("/favicon.svg")
+
+    page.evaluate("setHidden(true)")  # another tab in front: the move is mine
+    expect(page).to_have_title("À toi ! · " + title)
+    assert icon(page).endswith("/favicon-turn.svg")
+
+    # I play (draw, then throw a card) with the tab still behind: no longer my move, the title comes back;
+    # then the robots play and the push that gives me the move puts « À toi ! » back.
+    page.locator("#table-centre button.pile.stock").click()
+    expect(page.locator("#table-hand.can-discard")).to_be_attached(timeout=10000)
+    page.locator("#table-hand button[data-card]").last.click()
+    expect(page.locator('#table-status[data-my-turn="0"]')).to_be_attached(timeout=10000)
+    expect(page).to_have_title(title)
+    expect(status).to_be_attached(timeout=30000)
+    expect(page).to_have_title(re.compile("^À toi ! · "))
+
+    page.evaluate("setHidden(false)")  # back on the tab
+    expect(page).to_have_title(title)
+    assert icon(page).endswith("/favicon.svg")
