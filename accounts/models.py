@@ -14,6 +14,7 @@ class User(AbstractUser):
     is_bot = models.BooleanField("robot", default=False)
     bot_level = models.PositiveSmallIntegerField("niveau du robot", choices=BotLevel.choices, null=True, blank=True)
     four_colour_deck = models.BooleanField("jeu à quatre couleurs", default=False)
+    turn_sound = models.BooleanField("son quand c'est mon tour", default=False)
     games_played = models.PositiveIntegerField("parties jouées", default=0)
     games_won = models.PositiveIntegerField("parties gagnées", default=0)
 

@@ -12,4 +12,5 @@ urlpatterns = [
     path("mot-de-passe/", views.PasswordChangeView.as_view(), name="password_change"),
     path("mot-de-passe/ok/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("profil/", views.profile, name="profile"),
+    path("son/", views.turn_sound, name="turn_sound"),
 ]

@@ -2,10 +2,11 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import lockout
 from accounts.forms import LoginForm, PasswordChangeCheckedForm, SignupForm
@@ -80,3 +81,15 @@ def profile(request):
         {"profile_user": user, "balance": user_balance(user), "points": counter_balance(user, Counter.Kind.POINTS),
          "jokers": counter_balance(user, Counter.Kind.JOKERS), "counter_entries": recent},
     )
+
+
+@login_required
+@require_POST
+def turn_sound(request):
+    """The table page's « Son à mon tour » switch (static/js/turn_alert.js): on ("1") or off, kept on the
+    account, so the player's other devices and tables follow it."""
+    on = request.POST.get("on") == "1"
+    if request.user.turn_sound != on:
+        request.user.turn_sound = on
+        request.user.save(update_fields=["turn_sound"])
+    return JsonResponse({"turn_sound": on})

@@ -51,3 +51,41 @@ def test_my_move_shows_in_a_background_tab_and_goes_when_i_come_back(live_site, 
     page.evaluate("setHidden(false)")  # back on the tab
     expect(page).to_have_title(title)
     assert icon(page).endswith("/favicon.svg")
+
+
+TONES = """() => {
+  window.tones = 0;
+  const play = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () { window.tones += 1; return play.apply(this, arguments); };
+}"""
+
+
+def play_a_move(page: Page) -> None:
+    """Draw, throw a card, and wait until the robots give me the move again."""
+    page.locator("#table-centre button.pile.stock").click()
+    expect(page.locator("#table-hand.can-discard")).to_be_attached(timeout=10000)
+    page.locator("#table-hand button[data-card]").last.click()
+    expect(page.locator('#table-status[data-my-turn="0"]')).to_be_attached(timeout=10000)
+    expect(page.locator('#table-status[data-my-turn="1"]')).to_be_attached(timeout=30000)
+
+
+def test_the_turn_sound_is_off_until_switched_on_and_stays_on(live_site, page: Page):
+    page.add_init_script(script=f"({TONES})()")
+    sign_up(page, live_site, "sonore")
+    create_table(page, live_site, "thanasis", 3, ["1", "1"])
+    switch = page.get_by_role("button", name=re.compile("^Son à mon tour"))
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    expect(page.locator('#table-status[data-my-turn="1"]')).to_be_attached(timeout=30000)
+    play_a_move(page)
+    assert page.evaluate("window.tones") == 0  # off by default
+
+    with page.expect_response("**/compte/son/") as kept:
+        switch.click()  # on: a tone to hear what it will sound like, kept on the account
+    assert kept.value.ok
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("window.tones") == 1
+    page.reload()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('#table-status[data-my-turn="1"]')).to_be_attached(timeout=30000)
+    play_a_move(page)
+    assert page.evaluate("window.tones") == 1  # the move came back to me: one tone
