@@ -23,7 +23,8 @@ games share. Thunee (engine/games/thunee.py) is one game of it; Belote or Tarot 
 A game of the family adds its deck (`deck`), card order and points (`order` / `card_order`), its decisions
 besides the cards (bidding, calls: `_phase_moves`, `_autoplay_decision`, its `_do_<action>` handlers), what
 a finished trick leads to (`_after_trick`: by default the next trick, or the deal's count after the last),
-that count (`_score`), its messages, labels and view keys (`game_view`).
+that count (`_score`), its messages, labels and view keys (`game_view`), and how its score sheet reads the match
+(`table_words`, `scoreboard`: « Points » by default, Thunee's balls and Jodhis).
 
 Its state holds, besides the contract's keys (`game`, `seats`, `phase`, `round`, `active`, `scores`,
 `history`): `seed`, `options`, `dealer`, `current`, `hands`, `stock` (cards still to deal, the last one on
