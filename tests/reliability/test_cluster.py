@@ -25,6 +25,7 @@ from rummy_site.cluster import Cluster, free_port, haproxy_binary
 from tables import services
 from tables.models import Game, Seat, Table
 from tests.reliability.test_crash import site_env
+from tests.server_logs import first_traceback
 from tests.tables.helpers import assert_ledger_conserved
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -53,7 +54,7 @@ def cluster(settings, tmp_path):
         started.stop()
         log.close()
         text = (tmp_path / "cluster.log").read_text()
-        assert "Traceback" not in text, text[text.index("Traceback") - 300:][:3000] if "Traceback" in text else ""
+        assert not (error := first_traceback(text)), error
 
 
 def _friends_table(host, friend) -> Table:
