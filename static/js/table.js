@@ -901,6 +901,7 @@
     $: $,
     $all: $all,
     hint: hint,
+    csrfToken: csrfToken,
     version: shownVersion,
     /** Send a move on the table this page shows; `card`: the card to shake if the server refuses it. */
     sendMove: function (payload, card) {

@@ -56,12 +56,6 @@
     }
   }
 
-  function csrfToken() {
-    try {
-      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
-    } catch (e) { return ""; }
-  }
-
   if (soundSwitch) {
     soundSwitch.addEventListener("click", function () {
       var on = !soundOn();
@@ -70,7 +64,7 @@
       var body = new URLSearchParams({ on: on ? "1" : "0" });
       fetch(soundSwitch.getAttribute("data-url"), {
         method: "POST", body: body, credentials: "same-origin",
-        headers: { "X-CSRFToken": csrfToken() }
+        headers: { "X-CSRFToken": window.CartesTable.csrfToken() }
       }).then(function (response) { return response.ok ? response.json() : null; }).then(function (data) {
         if (data) soundSwitch.setAttribute("aria-pressed", data.turn_sound ? "true" : "false");
       }).catch(function () { /* offline: the switch stays as clicked for this page */ });
