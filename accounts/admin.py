@@ -6,12 +6,15 @@ from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import (
     Account,
+    Block,
     Counter,
     CounterEntry,
     EconomySettings,
+    Friendship,
     JokerMove,
     LedgerEntry,
     MatchRecord,
+    Notification,
     PlayerGameStats,
     PointsMove,
     Rating,
@@ -23,12 +26,15 @@ from accounts.services import InsufficientJokers, counter_balance, counter_move
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
     list_display = ("username", "email", "tokens", "points", "jokers", "is_bot", "bot_level", "games_played",
-                    "is_staff", "date_joined")
+                    "is_staff", "date_joined", "last_seen")
     list_filter = ("is_bot", "bot_level", "is_staff", "is_active")
     search_fields = ("username", "email")
     fieldsets = UserAdmin.fieldsets + (
         ("Jeu", {"fields": ("is_bot", "bot_level", "four_colour_deck", "games_played", "games_won")}),
+        ("E-mails", {"fields": ("mail_turn", "mail_reminder", "mail_invitation")}),
+        ("Présence", {"fields": ("last_seen",)}),
     )
+    readonly_fields = ("last_seen",)
 
     @admin.display(description="jetons")
     def tokens(self, obj):
@@ -53,6 +59,31 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ("created", "user", "kind", "text", "read_at", "mail", "mail_sent_at")
+    list_filter = ("kind", "mail")
+    search_fields = ("user__username", "text")
+    raw_id_fields = ("user",)
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(ReadOnlyAdmin):
+    """Requests and friendships, written by the players only (accounts.friends)."""
+
+    list_display = ("created", "from_user", "to_user", "accepted")
+    list_filter = (("accepted", admin.EmptyFieldListFilter),)
+    search_fields = ("from_user__username", "to_user__username")
+    raw_id_fields = ("from_user", "to_user")
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlyAdmin):
+    list_display = ("created", "blocker", "blocked")
+    search_fields = ("blocker__username", "blocked__username")
+    raw_id_fields = ("blocker", "blocked")
 
 
 @admin.register(LedgerEntry)

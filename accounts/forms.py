@@ -75,3 +75,18 @@ class PasswordChangeCheckedForm(PasswordChangeForm):
         if checked is None or checked.pk != self.user.pk:
             raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
         return old_password
+
+
+class MailPreferencesForm(forms.ModelForm):
+    """The profile's « E-mails »: the address, and which slow cases are mailed (accounts.notifications.MAILED)."""
+
+    class Meta:
+        model = User
+        fields = ["email", "mail_turn", "mail_reminder", "mail_invitation"]
+        labels = {
+            "email": "Adresse e-mail",
+            "mail_turn": "Quand c'est à moi de jouer dans une partie lente",
+            "mail_reminder": "Un rappel avant la fin de mon temps dans une partie lente",
+            "mail_invitation": "Quand on m'invite à une table",
+        }
+        help_texts = {"email": "Laisse vide pour ne recevoir aucun e-mail."}

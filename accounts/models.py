@@ -1,5 +1,6 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Greatest, Least
 
 
 class BotLevel(models.IntegerChoices):
@@ -15,8 +16,15 @@ class User(AbstractUser):
     bot_level = models.PositiveSmallIntegerField("niveau du robot", choices=BotLevel.choices, null=True, blank=True)
     four_colour_deck = models.BooleanField("jeu à quatre couleurs", default=False)
     turn_sound = models.BooleanField("son quand c'est mon tour", default=False)
+    # What the player receives by e-mail (accounts.notifications.MAILED): the slow cases only.
+    mail_turn = models.BooleanField("e-mail quand c'est mon tour (partie lente)", default=True)
+    mail_reminder = models.BooleanField("e-mail de rappel avant la fin de mon temps", default=True)
+    mail_invitation = models.BooleanField("e-mail quand on m'invite à une table", default=True)
     games_played = models.PositiveIntegerField("parties jouées", default=0)
     games_won = models.PositiveIntegerField("parties gagnées", default=0)
+    # The last page this player asked for, refreshed at most once a minute (accounts.middleware): his friends see
+    # him « en ligne » for a few minutes after it (accounts.friends.ONLINE_WINDOW).
+    last_seen = models.DateTimeField("vu le", null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = "joueur"
@@ -34,10 +42,12 @@ class Account(models.Model):
         PLAYER = "player", "Joueur"
         HOUSE = "house", "Banque"
         POT = "pot", "Pot de table"
+        PRIZES = "prizes", "Cagnotte de tournoi"  # the entry stakes, paid out by rank at the end
 
     kind = models.CharField("type", max_length=10, choices=Kind.choices)
     user = models.OneToOneField(User, null=True, blank=True, on_delete=models.PROTECT, related_name="account")
     table_id = models.BigIntegerField("table", null=True, blank=True, unique=True)
+    tournament_id = models.BigIntegerField("tournoi", null=True, blank=True, unique=True)
     balance = models.BigIntegerField("solde", default=0)  # cache of the sum of its entries, same transaction
     allow_negative = models.BooleanField(default=False)  # only the house may go below zero
 
@@ -56,6 +66,8 @@ class Account(models.Model):
             return f"Joueur {self.user}"
         if self.kind == self.Kind.POT:
             return f"Pot de la table {self.table_id}"
+        if self.kind == self.Kind.PRIZES:
+            return f"Cagnotte du tournoi {self.tournament_id}"
         return "Banque"
 
 
@@ -275,3 +287,97 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.game}: {self.score:.1f}"
+
+
+class Notification(models.Model):
+    """Something that happened for a player away from his page: his turn in a slow table, an invitation, a friend
+    request, a rematch offer, a match result. One per player and event (`key`), so an event told twice is told
+    once; the bell counts the unread ones (accounts.notifications). Never holds a hidden card: its text is
+    written by the site, never copied from a game's state."""
+
+    class Kind(models.TextChoices):
+        TURN = "turn", "À toi de jouer"
+        REMINDER = "reminder", "Rappel avant la fin du temps"
+        INVITATION = "invitation", "Invitation à une table"
+        FRIEND_REQUEST = "friend_request", "Demande d'ami"
+        REMATCH = "rematch", "Revanche proposée"
+        RESULT = "result", "Résultat de partie"
+        TOURNAMENT = "tournament", "Tournoi"
+
+    class Mail(models.TextChoices):
+        NONE = "", "Pas d'e-mail"
+        PENDING = "pending", "À envoyer"
+        SENT = "sent", "Envoyé"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications", verbose_name="joueur")
+    kind = models.CharField("type", max_length=20, choices=Kind.choices)
+    text = models.CharField("texte", max_length=200)
+    url = models.CharField("lien", max_length=200)
+    key = models.CharField("événement", max_length=100)
+    created = models.DateTimeField("créée le", auto_now_add=True)
+    read_at = models.DateTimeField("lue le", null=True, blank=True)
+    mail = models.CharField("e-mail", max_length=10, choices=Mail.choices, default=Mail.NONE, blank=True)
+    # A sender's claim on the e-mail (accounts.tasks): another sender leaves it alone until the lease runs out.
+    mail_claimed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    mail_sent_at = models.DateTimeField("e-mail envoyé le", null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = "notification"
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="notification_once_per_event")]
+        indexes = [
+            models.Index(fields=["user", "read_at"], name="notification_unread"),
+            models.Index(fields=["mail", "mail_claimed_at"], name="notification_mail_pending",
+                         condition=models.Q(mail="pending")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text}"
+
+
+class Friendship(models.Model):
+    """A friend request (`accepted` empty) or, once the other accepted it, a friendship: one row per pair of
+    players whoever asked (accounts.friends), gone when either removes the other or blocks him."""
+
+    from_user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friend_requests_sent",
+                                  verbose_name="demandée par")
+    to_user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friend_requests_received",
+                                verbose_name="demandée à")
+    created = models.DateTimeField("demandée le", auto_now_add=True)
+    accepted = models.DateTimeField("acceptée le", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "amitié"
+        verbose_name_plural = "amitiés et demandes d'ami"
+        ordering = ["-created", "-id"]
+        constraints = [
+            # One row per pair, whichever way round: two players asking each other at once make one request.
+            models.UniqueConstraint(Least("from_user", "to_user"), Greatest("from_user", "to_user"),
+                                    name="friendship_once_per_pair"),
+            models.CheckConstraint(condition=~models.Q(from_user=models.F("to_user")), name="friendship_not_self"),
+        ]
+        indexes = [models.Index(fields=["to_user", "accepted"], name="friendship_to_user")]
+
+    def __str__(self) -> str:
+        link = "ami de" if self.accepted else "demande à"
+        return f"{self.from_user} {link} {self.to_user}"
+
+
+class Block(models.Model):
+    """`blocker` blocked `blocked`: no friend request nor invitation from him, no seat at each other's private
+    tables, and none of his chat lines reach the blocker's pages (accounts.friends, tables.chat)."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_made", verbose_name="joueur")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+", verbose_name="a bloqué")
+    created = models.DateTimeField("le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "blocage"
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} a bloqué {self.blocked}"

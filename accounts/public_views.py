@@ -5,6 +5,7 @@ from django.db.models import Count, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from accounts.friends import relation
 from accounts.links import replay_url
 from accounts.models import MatchRecord, PlayerGameStats, Rating, User
 from accounts.stats import leaderboard, rank_of
@@ -58,10 +59,13 @@ def player_profile(request, pseudo: str):
     recent = [{"record": r, "name": _game_name(r.game), "replay_url": replay_url(r.table_id),
                "tokens": _signed(r.token_delta), "tokens_count": abs(r.token_delta)}
               for r in MatchRecord.objects.filter(user=player)[:RECENT_MATCHES]]
+    is_me = request.user.is_authenticated and request.user.pk == player.pk
     return render(request, "accounts/player.html", {
         "player": player, "rows": rows, "recent": recent, "tokens_won": totals["won"] or 0,
         "tokens_lost": totals["lost"] or 0, "matches": totals["matches"] or 0, "wins": totals["wins"] or 0,
-        "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+        "is_me": is_me,
+        # « Ajouter en ami », « Bloquer »…: for a logged-in player on another's page
+        "relation": relation(request.user, player) if request.user.is_authenticated and not is_me else None,
     })
 
 

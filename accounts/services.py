@@ -33,6 +33,12 @@ def pot_account(table_id: int) -> Account:
     return account
 
 
+def prizes_account(tournament_id: int) -> Account:
+    """A tournament's prize pool: the entry stakes, paid out by rank when it ends."""
+    account, _ = Account.objects.get_or_create(tournament_id=tournament_id, defaults={"kind": Account.Kind.PRIZES})
+    return account
+
+
 @transaction.atomic
 def transfer_create(
     *,

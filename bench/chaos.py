@@ -242,6 +242,7 @@ class HostTab:
     full_views: list[float] = field(default_factory=list)  # when a (re)connection got its first page
     errors: list[str] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(1))
+    think: tuple[float, float] = (0.02, 0.15)  # seconds before answering: a quick player by default
 
     def decide(self, page: str, phase: str) -> dict | None:
         hand = []
@@ -289,7 +290,7 @@ class HostTab:
                 hand = [m.group(1) for m in RE_CARD_TAG.finditer(page)]
                 self.seen.append(Seen(version, phase, hand, now))
                 if my_turn:
-                    await asyncio.sleep(self.rng.uniform(0.02, 0.15))  # a quick player
+                    await asyncio.sleep(self.rng.uniform(*self.think))
                     move = self.decide(page, phase)
                     if move is not None:
                         self.sent.append((version, move))

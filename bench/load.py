@@ -32,7 +32,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -206,6 +208,49 @@ def settle(procs: list[subprocess.Popen], limit: float, busy: float = 0.3) -> fl
     return time.monotonic() - started
 
 
+class ReadinessProbe:
+    """An operator's monitoring asking the readiness URL (rummy_site/health.py) during the load: a thread of the
+    client process, one request at a time, every `every` seconds; each answer timed."""
+
+    def __init__(self, url: str, every: float = 0.1):
+        self.url, self.every = url, every
+        self.latencies: list[float] = []
+        self.statuses: dict[int, int] = {}
+        self.refusals: dict[str, int] = {}  # 503 bodies: what was not ready
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="readiness", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            began = time.perf_counter()
+            try:
+                with urllib.request.urlopen(self.url, timeout=10) as response:
+                    response.read()
+                    status = response.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+                body = error.read().decode(errors="replace")
+                self.refusals[body] = self.refusals.get(body, 0) + 1
+            except OSError:
+                status = 0
+            self.latencies.append(time.perf_counter() - began)
+            self.statuses[status] = self.statuses.get(status, 0) + 1
+            self._stop.wait(max(0.0, self.every - (time.perf_counter() - began)))
+
+    def figures(self) -> dict:
+        return {"ready_p50_ms": ms(lc.percentile(self.latencies, 50)),
+                "ready_p99_ms": ms(lc.percentile(self.latencies, 99)),
+                "ready_max_ms": ms(max(self.latencies)) if self.latencies else float("nan"),
+                "ready_n": len(self.latencies)}
+
+
 def ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
 
@@ -286,7 +331,9 @@ def run(args) -> dict:
         # 2. The site.
         if args.mode == "redis":
             worker = site.worker()
-        daphne, port = site.daphne("bench.load_asgi:application")
+        listener = free_port() if args.readiness else 0
+        daphne, port = site.daphne("bench.load_asgi:application",
+                                   {**site.env, "READINESS_PORT": str(listener)} if listener else None)
         server = [daphne] + ([worker] if args.mode == "redis" else [])
         base = f"ws://127.0.0.1:{port}"
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/regles/", timeout=30) as response:
@@ -297,7 +344,13 @@ def run(args) -> dict:
 
         profilers: list[subprocess.Popen] = []
 
+        # /pret/ through daphne (the site's route) and on the process's readiness listener (READINESS_PORT)
+        probes = {"route": ReadinessProbe(f"http://127.0.0.1:{port}/pret/"),
+                  "listener": ReadinessProbe(f"http://127.0.0.1:{listener}/pret/")} if args.readiness else {}
+
         def on_window(edge: str) -> None:
+            for probe in probes.values():
+                probe.start() if edge == "start" else probe.stop()
             if args.profile:
                 if edge == "start":
                     profilers.extend(start_profilers(server, f"{args.profile}.site"))
@@ -370,6 +423,13 @@ def run(args) -> dict:
         if "echo_p99_ms" in result and result["echo_p99_ms"] > 0:
             print(f"ratio        : site p99 / echo p99 = {load['p99_ms'] / result['echo_p99_ms']:.1f}; "
                   f"p50 ratio {load['p50_ms'] / max(0.01, result['echo_p50_ms']):.1f}", flush=True)
+        for name, probe in probes.items():
+            figures = probe.figures()
+            if name == "listener":
+                result.update(figures)
+            print(f"readiness    : /pret/ ({name}) every {probe.every * 1000:.0f} ms during the window: p50 "
+                  f"{figures['ready_p50_ms']} ms  p99 {figures['ready_p99_ms']} ms  max {figures['ready_max_ms']} ms "
+                  f"(n={figures['ready_n']}, answers {probe.statuses} {probe.refusals or ''})", flush=True)
         for sample in stats.error_samples:
             print(f"  error: {sample}", flush=True)
         if rss:
@@ -440,7 +500,7 @@ def result_line(result: dict) -> str:
             "pushes_per_s", "echo_p99_ms",
             "echo_cpu_ms_per_msg", "echo_p99_ms_seats", "echo_cpu_ms_per_msg_seats", "burst_ok", "cpu_ms_per_move",
             "worker_cpu_ms_per_move", "rss_kb_per_socket", "bot_task_p99_ms",
-            "countdown_late_p99_ms"]
+            "countdown_late_p99_ms", "ready_p50_ms", "ready_p99_ms", "ready_max_ms"]
     return "RESULT " + " ".join(f"{k}={result[k]}" for k in keys if k in result)
 
 
@@ -468,6 +528,8 @@ def parse_args(argv=None):
     parser.add_argument("--worker-concurrency", type=int, default=4)
     parser.add_argument("--client-cpus", default="0")
     parser.add_argument("--server-cpus", default="1")
+    parser.add_argument("--readiness", action="store_true",
+                        help="ask /pret/ every 100 ms during the window, as an operator's monitoring (latency)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory (logs)")
     parser.add_argument("--breakdown", action="store_true",
                         help="print the server's CPU per move by stage (render, database, …; bench/load_breakdown.py)")

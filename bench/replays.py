@@ -22,8 +22,12 @@ def main() -> None:
     parser.add_argument("--game", default="gin")
     parser.add_argument("--seats", type=int, default=0, help="0: the game's default")
     parser.add_argument("--matches", type=int, default=2)
-    args = parser.parse_args()
+    in_scratch_database(run, parser.parse_args())
 
+
+def in_scratch_database(run, args) -> None:
+    """`run(args)` on a test database made for it (robots and next rounds at once, tasks run in place), dropped
+    after."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
     import django
 

@@ -65,6 +65,16 @@ def visible_to(evt: dict, seat: int | None) -> bool:
     return False
 
 
+def private_move(game, before: dict, seat: int | None, move: dict, events: list) -> bool:
+    """Whether the move just applied changes nothing the other seats and the spectators may know: the game says so
+    (`Game.is_private`: a staged action before its commit) and every event it returned is addressed to its player
+    alone. The site pushes such a move to its player only (tables.services), its replays skip it (tables.replays)
+    and its match files keep only the staged actions the commit needs (tables.match_file)."""
+    if seat is None or not game.is_private(before, seat, move):
+        return False
+    return all(evt.get("audience") == {"seat": seat} for evt in events)
+
+
 @dataclass(frozen=True)
 class Option:
     """A table option a host may choose, from the game's rules file §8."""
@@ -87,6 +97,8 @@ class GameInfo:
     tagline: str = ""
     # The module of its robots' adapter (engine.bots.<module>.ADAPTER); "" while no robot plays it.
     bots: str = ""
+    # The module of its « Problèmes » finder (engine.problems.<module>.FINDER); "" while it has none.
+    problems: str = ""
     options: tuple[Option, ...] = field(default_factory=tuple)
     teams: bool = False
     # Site features a rules file may ask for (canasta-tuiles §7–§10): account points won or lost per round

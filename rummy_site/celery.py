@@ -1,7 +1,8 @@
 import os
+import time
 
 from celery import Celery, bootsteps
-from celery.signals import task_postrun, worker_ready
+from celery.signals import task_postrun, task_prerun, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
 
@@ -32,10 +33,40 @@ class MoveTimers(bootsteps.StartStopStep):
             self.tref.cancel()
             self.tref = None
 
-    @staticmethod
-    def sweep():
+    def sweep(self):
+        from django.conf import settings
+
         app.send_task("tables.tasks.expire_turns")
         _rearm_if_redis_restarted()
+        now = time.monotonic()
+        if now >= getattr(self, "next_mail_sweep", 0):  # e-mails whose task was lost (accounts.tasks)
+            self.next_mail_sweep = now + settings.MAIL_SWEEP_SECONDS
+            app.send_task("accounts.tasks.send_pending_mails")
+        if now >= getattr(self, "next_tournaments", 0):  # starts, Arenas' seating and ends, lost tasks
+            self.next_tournaments = now + TOURNAMENT_SWEEP_SECONDS
+            app.send_task("tournaments.tasks.sweep")
+        if now >= getattr(self, "next_seasons", 0):  # ended seasons closed, the next ones opened
+            self.next_seasons = now + SEASON_SWEEP_SECONDS
+            app.send_task("seasons.tasks.sweep")
+        if settings.PROBLEMS_TOP_UP and now >= getattr(self, "next_problems", 0):  # the problems' collection
+            self.next_problems = now + settings.PROBLEMS_TOP_UP_SECONDS
+            app.send_task("problems.tasks.top_up")
+        if now >= getattr(self, "next_beat", 0):  # « a worker answered »: the readiness URL (rummy_site.health)
+            self.next_beat = now + WORKER_BEAT_SECONDS
+            app.send_task("rummy_site.worker_beat")
+
+
+WORKER_BEAT_SECONDS = 5
+TOURNAMENT_SWEEP_SECONDS = 5
+SEASON_SWEEP_SECONDS = 60
+
+
+@app.task(name="rummy_site.worker_beat", ignore_result=True)
+def worker_beat() -> None:
+    """A worker took a task from the queue: the readiness URL's proof that the workers answer."""
+    from rummy_site.health import record_worker_beat
+
+    record_worker_beat()
 
 
 EPOCH_KEY = "rummy:broker-epoch"
@@ -63,6 +94,15 @@ def _rearm_if_redis_restarted() -> None:
 
 
 app.steps["worker"].add(MoveTimers)
+
+@task_prerun.connect
+def _no_table_yet(sender=None, **kwargs):
+    """A worker thread runs task after task: its log lines name no table until this task says which
+    (tables.log_context), never the previous task's."""
+    from tables.log_context import at_table
+
+    at_table(None)
+
 
 @task_postrun.connect
 def _close_broken_connections(sender=None, **kwargs):

@@ -4,16 +4,18 @@ HAProxy (deploy/haproxy.cfg). `manage.py serve --processes N` runs it; the cross
 
 import contextlib
 import os
-import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from rummy_site import rolling
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
@@ -34,15 +36,24 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
-def haproxy_config(bind: str, servers: list[str], stats_socket: Path, source: str | None = None) -> str:
+def haproxy_config(bind: str, servers: list[str], stats_socket: Path, source: str | None = None,
+                   tls_cert: Path | None = None, redirect_bind: str | None = None) -> str:
     """deploy/haproxy.cfg with its `bind`, `server` and `stats socket` lines for these addresses (the servers
-    connected to from `source` if given)."""
+    connected to from `source` if given). `tls_cert`: the site is served over HTTPS with this PEM file, and plain
+    HTTP on `redirect_bind` is redirected to it; without it the HTTP-to-HTTPS frontend is left out."""
     tail = f" source {source}" if source else ""
-    lines, done = [], False
+    lines, done, frontend = [], False, None
     for line in TEMPLATE.read_text().splitlines():
         stripped = line.strip()
+        if line and not line[0].isspace() and not line.startswith("#"):
+            frontend = stripped.split()[1] if stripped.startswith("frontend ") else None
+        if frontend == "http_to_https" and tls_cert is None:
+            continue  # nothing served over HTTPS: nothing to redirect
         if stripped.startswith("bind "):
-            line = f"    bind {bind}"
+            if frontend == "http_to_https":
+                line = f"    bind {redirect_bind}"
+            else:
+                line = f"    bind {bind}" + (f" ssl crt {tls_cert} alpn http/1.1" if tls_cert else "")
         elif stripped.startswith("stats socket "):
             line = f"    stats socket {stats_socket} mode 600 level admin"
         elif stripped.startswith("server "):
@@ -60,7 +71,10 @@ def wait_serving(url: str, timeout: float, proc: subprocess.Popen | None = None)
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"{url}: le processus s'est arrêté au démarrage")
-        with contextlib.suppress(OSError), urllib.request.urlopen(url + "/sante/", timeout=2) as response:
+        # Over HTTPS the harness asks for an answer, not the certificate's trust (a test's is self-signed).
+        context = ssl._create_unverified_context() if url.startswith("https") else None  # noqa: S323
+        with contextlib.suppress(OSError), urllib.request.urlopen(url + "/sante/", timeout=2,
+                                                                  context=context) as response:
             if response.status == 200:
                 return
         time.sleep(0.05)
@@ -82,6 +96,8 @@ class Cluster:
     daphne_ports: list = field(default_factory=list)  # default: the ports right after the proxy's
     celery: list = field(default_factory=list)
     proxy: subprocess.Popen | None = None
+    tls_cert: Path | None = None  # served over HTTPS with this PEM file (certificate and key)
+    redirect_port: int | None = None  # with tls_cert: plain HTTP here is redirected to HTTPS
 
     def __post_init__(self):
         if not self.daphne_ports:
@@ -95,7 +111,7 @@ class Cluster:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{'https' if self.tls_cert else 'http'}://{self.host}:{self.port}"
 
     def daphne_url(self, index: int) -> str:
         return f"http://{self.host}:{self.daphne_ports[index]}"
@@ -124,8 +140,10 @@ class Cluster:
         if binary is None:
             raise RuntimeError(INSTALL_HINT)
         servers = [f"{self.host}:{port}" for port in self.daphne_ports]
+        redirect = f"{self.host}:{self.redirect_port}" if self.redirect_port else None
         self.config_path.write_text(haproxy_config(f"{self.host}:{self.port}", servers, self.stats_socket,
-                                                   source=PROXY_SOURCE))
+                                                   source=PROXY_SOURCE, tls_cert=self.tls_cert,
+                                                   redirect_bind=redirect))
         check = subprocess.run([binary, "-c", "-q", "-f", str(self.config_path)], capture_output=True, text=True)
         if check.returncode:
             raise RuntimeError(f"configuration HAProxy refusée : {check.stdout}{check.stderr}")
@@ -174,29 +192,33 @@ class Cluster:
                 revived.append(f"worker{i + 1}")
         return revived
 
+    def restart_daphne(self, index: int, timeout: float = 15) -> None:
+        """Stop a daphne as a service manager does (SIGTERM, SIGKILL after `timeout`), start it again."""
+        proc = self.daphnes[index]
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        self.start_daphne(index)
+
+    def rolling_restart(self, grace: float = 1.0, close_rate: float = 20.0,
+                        say=lambda _text: None) -> list[rolling.Step]:
+        """Every daphne restarted in turn, drained first through the proxy (rummy_site/rolling.py)."""
+        by_address = {f"{self.host}:{port}": i for i, port in enumerate(self.daphne_ports)}
+        return rolling.rolling_restart(self.stats_socket, lambda _name, address: self.restart_daphne(
+            by_address[address]), grace=grace, close_rate=close_rate, say=say)
+
     # -- what the proxy sees (its admin socket)
 
     def proxy_command(self, command: str) -> str:
-        with socket.socket(socket.AF_UNIX) as sock:
-            sock.settimeout(5)
-            sock.connect(str(self.stats_socket))
-            sock.sendall(command.encode() + b"\n")
-            chunks = []
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-        return b"".join(chunks).decode()
+        return rolling.proxy_command(self.stats_socket, command)
 
     def servers(self) -> dict[str, dict]:
         """Per daphne server: its status (UP/DOWN…) and current sessions (open sockets and requests)."""
-        text = self.proxy_command("show stat")
-        header, *rows = [line for line in text.splitlines() if line]
-        names = header.lstrip("# ").split(",")
-        out = {}
-        for row in rows:
-            values = dict(zip(names, row.split(","), strict=False))
-            if values.get("pxname") == "daphne" and re.fullmatch(r"daphne\d+", values.get("svname", "")):
-                out[values["svname"]] = {"status": values["status"], "sessions": int(values["scur"] or 0)}
-        return out
+        return rolling.proxy_servers(self.stats_socket)
 
     def wait_servers_up(self, timeout: float = 30, count: int | None = None) -> None:
         want = self.processes if count is None else count

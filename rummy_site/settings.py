@@ -72,6 +72,9 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "tables",
+    "tournaments",
+    "seasons",
+    "problems",
 ]
 
 MIDDLEWARE = [
@@ -83,6 +86,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.LastSeenMiddleware",  # a player's `last_seen`, at most one write a minute
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -118,7 +122,18 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # tables, p99 370 ms with one thread, 138 ms with three). SQLite has one writer at a time and no round trip to
 # wait for: its moves keep to the one database thread.
 MOVE_THREADS = int(os.environ.get("MOVE_THREADS", "3" if DATABASE_URL else "1"))
-if DATABASE_URL:
+# DATABASE_POOL=1: Django's connection pool for psycopg (each process keeps DATABASE_POOL_MIN to _MAX connections
+# and lends one to each request, task or socket handler for its duration) instead of a connection per thread kept
+# for CONN_MAX_AGE. bench/RESULTS.md, "Database connections under ASGI", has both measured.
+DATABASE_POOL = env_bool("DATABASE_POOL", False)
+if DATABASE_URL and DATABASE_POOL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX", "16")),
+        "timeout": 10,
+    }
+elif DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -242,6 +257,8 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # Move timers: every worker queues tables.tasks.expire_turns every this many seconds (rummy_site/celery.py).
 MOVE_TIMER_SWEEP_SECONDS = float(os.environ.get("MOVE_TIMER_SWEEP_SECONDS", "1.0"))
 CELERY_TASK_IGNORE_RESULT = True
+# The worker logs through the site's LOGGING (time, level, logger, table; JSON lines with LOG_FORMAT=json).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -252,14 +269,47 @@ CELERY_TIMEZONE = TIME_ZONE
 # and a broken one is replaced after the task that met it (rummy_site/celery.py: close_old_connections).
 CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 
+# --- E-mail (accounts.notifications: the slow cases) --------------------------------------------
+# The console backend by default (e-mails printed in the server's log); a real SMTP server with EMAIL_HOST (and
+# EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS / EMAIL_USE_SSL). Sent by Celery only.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cartes & Rami <ne-pas-repondre@cartes-rami.localhost>")
+# The site's address as players reach it, for the links of e-mails (no request to read it from in a task).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# « Problèmes »: the workers top each game's collection up to this many problems from robot self-play, a batch
+# every PROBLEMS_TOP_UP_SECONDS (0: off; `manage.py problems_generate` fills it by hand). Finished matches of
+# public tables add theirs whatever this says (problems.tasks.harvest).
+PROBLEMS_TOP_UP = int(os.environ.get("PROBLEMS_TOP_UP", "0"))
+PROBLEMS_TOP_UP_SECONDS = 600
+# Finished public matches put their players' decisions to the games' finders (problems.tasks.harvest); 0: not
+PROBLEMS_HARVEST = env_bool("PROBLEMS_HARVEST", True)
+
+# The worker's sweep of e-mails not sent yet (a broker away, a worker killed mid-send), every this many seconds.
+MAIL_SWEEP_SECONDS = float(os.environ.get("MAIL_SWEEP_SECONDS", "30"))
+# A sender's claim on an e-mail (accounts.tasks): longer than one SMTP conversation (EMAIL_TIMEOUT).
+MAIL_LEASE_SECONDS = float(os.environ.get("MAIL_LEASE_SECONDS", "120"))
+
 # --- Game timing --------------------------------------------------------------------------
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 NEXT_ROUND_DELAY_SECONDS = float(os.environ.get("NEXT_ROUND_DELAY_SECONDS", "8"))
+ANNOTATE_DELAY_SECONDS = float(os.environ.get("ANNOTATE_DELAY_SECONDS", "2"))  # « Revoir »'s comments, after a match
 DISCONNECT_GRACE_SECONDS = float(os.environ.get("DISCONNECT_GRACE_SECONDS", "4"))
 # « Partie rapide »: how long a quick-start table waits for players before robots fill its empty places.
 QUICK_START_WAIT_SECONDS = float(os.environ.get("QUICK_START_WAIT_SECONDS", "20"))
 # Presence: each web server process beats this often; silent for this many beats, it is taken for dead and
 # its sockets no longer count as connected players (tables.presence). 0: no heartbeat (tests).
+# READINESS_PORT: each daphne process also answers /pret/ on READINESS_HOST:READINESS_PORT, from a thread of its own
+# (rummy_site/health.py): a monitoring's answer does not wait behind the tables' sockets. Off when empty.
+READINESS_PORT = int(os.environ.get("READINESS_PORT") or 0)
+READINESS_HOST = os.environ.get("READINESS_HOST", "127.0.0.1")
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "5"))
 # Redis mode: every this many seconds each daphne process re-sends the full view to a socket still behind its
 # table on two looks in a row (a push lost while Redis restarted: tables/resync.py). 0: off.
@@ -297,12 +347,18 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
+        "table": {"()": "rummy_site.logs.TableField"},
         "bad_request_lines": {
             "()": "rummy_site.log_filters.BadRequestLines",
             "per_minute": BAD_REQUEST_LOG_LINES_PER_MINUTE,
         },
     },
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [table %(table)s] %(message)s"},  # rummy_site.logs
+        "json": {"()": "rummy_site.logs.JsonLines"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["table"],
+                             "formatter": "json" if os.environ.get("LOG_FORMAT") == "json" else "text"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.channels.server": {"level": "WARNING"},
@@ -310,3 +366,13 @@ LOGGING = {
         **{name: {"filters": ["bad_request_lines"]} for name in BAD_REQUEST_LOGGERS},
     },
 }
+
+# --- Error tracking ------------------------------------------------------------------------
+# Sentry (or any service speaking its protocol) when SENTRY_DSN is set; off by default. No personal data is sent
+# (no cookies, no request bodies, no user names): an error's traceback and its table's id.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False, traces_sample_rate=0.0, max_request_body_size="never",
+                    environment=os.environ.get("SENTRY_ENVIRONMENT", "production"))

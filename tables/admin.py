@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from tables.models import Game, RulesPage, Table
+from tables.models import ChatMute, Game, ImportedMatch, RulesPage, Table
 
 
 class RulesPageInline(admin.StackedInline):
@@ -46,4 +46,40 @@ class TableAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    """« Masquer sa discussion »: written by the players only (tables.chat), read here."""
+
+    list_display = ("created", "table", "user", "muted")
+    search_fields = ("table__id", "user__username", "muted__username")
+    raw_id_fields = ("table", "user", "muted")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ImportedMatch)
+class ImportedMatchAdmin(admin.ModelAdmin):
+    """« Importer une partie »: written by the players only (tables.exports); an admin may read or delete one."""
+
+    list_display = ("__str__", "owner", "game", "created")
+    list_filter = ("game",)
+    search_fields = ("owner__username",)
+    raw_id_fields = ("owner",)
+    fields = ("owner", "game", "created", "document")
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

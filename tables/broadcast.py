@@ -21,7 +21,7 @@ from django.db import close_old_connections
 
 from tables import reads
 from tables.models import Table
-from tables.rendering import render_push
+from tables.rendering import chat_push, render_push
 
 
 def player_group(table_id: int, user_id: int) -> str:
@@ -176,8 +176,16 @@ def seat_released(table_id: int, user_id: int, position: int, message: str) -> N
           {"type": "seat.released", "user": user_id, "position": position, "message": message})
 
 
-def chat_posted(table_id: int, html: str) -> None:
-    _send(public_group(table_id), {"type": "table.html", "html": html, "version": None})
+def seat_moved(table_id: int, user_id: int, position: int, to: int) -> None:
+    """The player now sits at `to` (a waiting table's places turned: tables.rematch): his pages opened on
+    `position` take their part of the pushes at `to` from now on, starting with the full view."""
+    _send(player_group(table_id, user_id), {"type": "seat.moved", "user": user_id, "position": position, "to": to})
+
+
+def chat_posted(table_id: int) -> None:
+    """The chat log, drawn once for every socket of the table; a socket whose reader hides a writer of it draws
+    its own from the push (tables.rendering.chat_for), so the hidden lines never reach that page."""
+    _send(public_group(table_id), {"type": "table.html", "version": None, **chat_push(table_id)})
 
 
 LOBBY_MESSAGE = (LOBBY_GROUP, {"type": "lobby.changed"})

@@ -43,8 +43,19 @@ def disconnect_seat(table_id: int, user_id: int) -> None:
     services.seat_connected(table_id=table_id, user_id=user_id, delta=-1)
 
 
-def full_view(table_id: int, user_id: int) -> str | None:
-    return rendering.render_for_user(table_id, user_id)
+def full_view(table_id: int, user_id: int, hidden: frozenset[int] | None = None) -> str | None:
+    return rendering.render_for_user(table_id, user_id, hidden)
+
+
+def chat_hidden(table_id: int, user_id: int) -> frozenset[int]:
+    """The writers whose chat lines this user's socket leaves out (tables.chat)."""
+    return chat.hidden_authors(table_id, user_id)
+
+
+def chat_again(table_id: int, user_id: int) -> tuple[frozenset[int], str]:
+    """What the user hides changed (a block, a mute): the writers hidden now, and the chat log without them."""
+    hidden = chat.hidden_authors(table_id, user_id)
+    return hidden, rendering.render_chat(table_id, hidden)
 
 
 def may_watch(table_id: int, session, user_id: int | None = None) -> bool:
@@ -68,7 +79,7 @@ def handle_spectator_frame(table_id: int, user_id: int, payload) -> str | None:
         chat.chat_post(table=table, user=User.objects.get(pk=user_id), text=payload.get("text"), spectator=True)
     except TableError as error:
         return error_html(error.message)
-    broadcast.chat_posted(table_id, rendering.render_chat(table))
+    broadcast.chat_posted(table_id)
     return None
 
 
@@ -112,7 +123,7 @@ def handle_frame(table_id: int, user_id: int, payload, *, session=None) -> str |
     try:
         if kind == "chat":
             chat.chat_post(table=table, user=user, text=payload.get("text"))
-            broadcast.chat_posted(table_id, rendering.render_chat(table))
+            broadcast.chat_posted(table_id)
             return None
         if kind == "order":
             order = payload.get("order")

@@ -11,7 +11,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from tables import broadcast, commands, resync, socket_registry, spectators
+from accounts.consumers import bell_html
+from accounts.friends import hides_group
+from accounts.notifications import bell_group
+from tables import broadcast, commands, log_context, rendering, resync, socket_registry, spectators
 
 MAX_FRAME = 4096
 FLOOD_LIMIT = 20  # frames per FLOOD_WINDOW seconds before the socket is closed (1008)
@@ -61,8 +64,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        log_context.at_table(self.table_id)  # this socket's task: its log lines name the table
         self.seat = None
         self.watching = False
+        self.hidden: frozenset[int] = frozenset()  # the writers whose chat lines this page never gets
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
@@ -98,6 +103,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=commands.error_html(commands.NOT_SEATED))
             await self.close(code=4403)
             return
+        await self._hide()
+        await self.channel_layer.group_add(bell_group(self.user_id), self.channel_name)  # `bell_changed`
         # Channels delivers at most once: a (re)connected page always gets the full current view.
         self.shown_version = None
         await self.resend()
@@ -108,8 +115,32 @@ class TableConsumer(AsyncWebsocketConsumer):
         if deliver_to is not None:
             deliver_to(self.channel_name, self._push_now)
 
+    async def _hide(self) -> None:
+        """Who this reader hides in the chat (his blocks, his mutes at this table: tables.chat), kept for the
+        socket's life and read again when he changes it (`hides_changed`)."""
+        await self.channel_layer.group_add(hides_group(self.user_id), self.channel_name)
+        self.hidden = await database_sync_to_async(commands.chat_hidden, thread_sensitive=False)(self.table_id,
+                                                                                                 self.user_id)
+
+    async def hides_changed(self, event):
+        """He blocked, unblocked, hid or showed a writer again (accounts.friends.hides_changed): his chat log is
+        drawn again without the writers he hides now."""
+        if self.released:
+            return
+        self.hidden, html = await database_sync_to_async(commands.chat_again, thread_sensitive=False)(
+            self.table_id, self.user_id)
+        await self.send(text_data=html)
+
+    async def bell_changed(self, event):
+        """His notifications changed (accounts.notifications): the header's bell, swapped in by its id like every
+        piece of a push. The table page's one socket carries it: a page holds no second socket for the bell."""
+        if self.released:
+            return
+        await self.send(text_data=await database_sync_to_async(bell_html, thread_sensitive=False)(self.user_id))
+
     async def resend(self) -> None:
-        html = await database_sync_to_async(commands.full_view, thread_sensitive=False)(self.table_id, self.user_id)
+        html = await database_sync_to_async(commands.full_view, thread_sensitive=False)(self.table_id, self.user_id,
+                                                                                        self.hidden)
         if html:
             self.shown_version = resync.version_in(html)
             await self.send(text_data=html)
@@ -130,6 +161,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         spectators.socket_opened(self.table_id, user.pk)
         # Counted before the first view is rendered: that render and every push after it are the spectators'.
         await writer(spectators.spectator_connected)(table_id=self.table_id, user_id=user.pk, delta=+1)
+        await self._hide()
+        await self.channel_layer.group_add(bell_group(self.user_id), self.channel_name)  # `bell_changed`
         self.shown_version = None
         await self.resend()
         resync.watch(self)
@@ -144,6 +177,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if stop is not None:
             stop(self.channel_name)
         await self.channel_layer.group_discard(broadcast.public_group(self.table_id), self.channel_name)
+        await self.channel_layer.group_discard(hides_group(self.user_id), self.channel_name)
+        await self.channel_layer.group_discard(bell_group(self.user_id), self.channel_name)
         spectators.socket_closed(self.table_id, self.user_id)
         await writer(spectators.spectator_connected)(table_id=self.table_id, user_id=self.user_id, delta=-1)
 
@@ -154,13 +189,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     def part_of(self, message: dict) -> str | None:
         """What this page may get of a message: of a table push (every seat's render, tables.broadcast), the
         part under this player's key at this page's place, or the public part for a spectator; of a
-        `table.html`, the HTML if it names this player or nobody (the chat)."""
+        `table.html`, the HTML if it names this player or nobody (the chat: without the lines of the writers
+        this reader hides, tables.rendering.chat_for)."""
         if self.released:
             return None
         if message.get("type") == "table.push":
             key = broadcast.PUBLIC_KEY if self.watching else broadcast.seat_key(self.user_id, self.seat)
             return message.get(key)
-        return message["html"] if self._for_me(message) else None
+        if not self._for_me(message):
+            return None
+        return rendering.chat_for(message, self.hidden) if self.hidden else message["html"]
 
     def _push_now(self, message: dict) -> bool:
         """A push, sent as soon as the layer has it (in order: each send completes in the task's first step)."""
@@ -202,6 +240,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             stop(self.channel_name)
         await self.channel_layer.group_discard(broadcast.player_group(self.table_id, self.user_id), self.channel_name)
         await self.channel_layer.group_discard(broadcast.public_group(self.table_id), self.channel_name)
+        await self.channel_layer.group_discard(hides_group(self.user_id), self.channel_name)
+        await self.channel_layer.group_discard(bell_group(self.user_id), self.channel_name)
         socket_registry.socket_closed(self.table_id, self.user_id)
         if not self.released:  # a released socket's seat is gone (the player may sit elsewhere now)
             await writer(commands.disconnect_seat)(self.table_id, self.user_id)
@@ -254,3 +294,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.released = True
         await self.send(text_data=commands.error_html(event["message"]))
         await self.close(code=4403)
+
+    async def seat_moved(self, event):
+        """The player's place changed before the match (a rematch's teams): this page follows him there."""
+        if event.get("user") != self.user_id or event.get("position") != self.seat or self.released:
+            return
+        self.seat = event["to"]
+        await self.resend()

@@ -43,7 +43,7 @@ def abandon_cost(*, table: Table, seat: Seat | None) -> int:
     """What « Quitter » would cost this seat now: the penalty `abandon_penalty` then charges, as
     tables.services.seat_abandon decides it (a match under way and the seat still in it; a table that has not
     started, or a seat already out, costs nothing). The stake is not in it: it is in the pot already."""
-    if seat is None or seat.is_bot or seat.user_id is None or seat.left:
+    if seat is None or seat.is_bot or seat.user_id is None or seat.left or table.table_type == Table.Type.PRACTICE:
         return 0
     if table.status != Table.Status.PLAYING or not table.state:
         return 0

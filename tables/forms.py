@@ -4,9 +4,10 @@ from engine import games
 from engine.base import partner_of
 from engine.bots import strength
 from tables import families
+from tables.match_file import MAX_BYTES, TOO_BIG
 from tables.models import Game, Table
 from tables.services import COACH_LIMITS
-from tables.table_types import arena_possible
+from tables.table_types import SLOW_TURN_TIMERS, arena_possible, timer_label
 
 SEAT_CHOICES = [("human", "Un ami (invitation)"), ("1", "Robot Débutant"), ("2", "Robot Confirmé"),
                 ("3", "Robot Expert")]
@@ -67,7 +68,10 @@ class TableCreateForm(forms.Form):
         self.fields["stake"].choices = [(s, "Partie amicale (0)" if s == 0 else f"{s} jetons")
                                         for s in game.allowed_stakes()]
         self.fields["stake"].initial = game.default_stake
-        self.fields["turn_timer_s"].choices = [(t, f"{t} secondes") for t in info.turn_timers]
+        self.fields["turn_timer_s"].choices = [
+            ("En direct", [(t, timer_label(t)) for t in info.turn_timers]),
+            ("Partie lente (entre amis) : on joue quand on peut", [(t, timer_label(t)) for t in SLOW_TURN_TIMERS]),
+        ]
         self.fields["turn_timer_s"].initial = info.default_turn_timer
         self.option_names = []
         for opt in info.options:
@@ -114,3 +118,18 @@ class TableCreateForm(forms.Form):
             raw = self.cleaned_data.get(name)
             options[opt.name] = next((v for v, _ in opt.choices if str(v) == raw), opt.default)
         return options
+
+
+class MatchImportForm(forms.Form):
+    """« Importer une partie »: a match file downloaded from « Revoir » (tables.match_file, tables.exports)."""
+
+    file = forms.FileField(label="Fichier de la partie (.txt ou .json)",
+                           error_messages={"required": "Choisis le fichier d'une partie exportée.",
+                                           "empty": "Ce fichier est vide.",
+                                           "invalid": "Envoie le fichier d'une partie exportée."})
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_BYTES:
+            raise forms.ValidationError(TOO_BIG)
+        return upload

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from engine import games
 from engine.base import name_with
-from tables import families
+from tables import families, table_types
 
 
 class Game(models.Model):
@@ -132,6 +132,10 @@ class Table(models.Model):
         FRIENDS = "friends", "Entre amis"
         QUICK = "quick", "Partie rapide"
         ARENA = "arena", "Arène"
+        TOURNAMENT = "tournament", "Tournoi"  # seated by a tournament's round (its app): no rematch, no lobby
+        # « Rejouer à partir d'ici » (tables.practice): a finished match's step played on by one player against
+        # robots; private, unpaid, unrated, uncounted, no rematch.
+        PRACTICE = "practice", "Entraînement"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="tables", verbose_name="jeu")
     host = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="hosted_tables",
@@ -139,7 +143,8 @@ class Table(models.Model):
     seats_count = models.PositiveSmallIntegerField("places")
     options = models.JSONField("options", default=dict, blank=True)
     stake = models.PositiveIntegerField("mise", default=0)
-    turn_timer_s = models.PositiveSmallIntegerField("temps par coup (s)", default=30)
+    # Seconds at a live table, hours or days at a slow one (« Partie lente »: tables.table_types.SLOW_TURN_TIMERS).
+    turn_timer_s = models.PositiveIntegerField("temps par coup (s)", default=30)
     private = models.BooleanField("privée", default=False)
     table_type = models.CharField("type de table", max_length=10, choices=Type.choices, default=Type.FRIENDS)
     # A rated match updates the players' ratings when it ends; the coach is off in rated and Arena matches.
@@ -164,9 +169,17 @@ class Table(models.Model):
     seed = models.CharField(max_length=64, blank=True, editable=False)  # server-side only
     # Playing: the end of the current move's time. Waiting quick start: when robots fill the empty places.
     deadline = models.DateTimeField("fin du coup en cours", null=True, blank=True)
+    # A slow table: when the player whose move it is gets his reminder (tables.notices), None once sent.
+    remind_at = models.DateTimeField("rappel", null=True, blank=True, editable=False)
     # The current round's latest public events, one entry per move (tables.recent): « what just happened ».
     recent_events = models.JSONField("derniers coups", default=list, blank=True, editable=False)
     settled = models.BooleanField("jetons réglés", default=False)
+    # « Revanche » (tables.rematch): the finished table this one plays again, at most one per finished table.
+    rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch",
+                                      editable=False, verbose_name="revanche de")
+    # Places kept for named players, {"place": user id} (a rematch's players who have not answered yet):
+    # tables.services.seat_join gives such a place to its player only.
+    reserved = models.JSONField("places réservées", default=dict, blank=True, editable=False)
     created = models.DateTimeField("créée le", auto_now_add=True)
     started_at = models.DateTimeField("commencée le", null=True, blank=True)
     finished_at = models.DateTimeField("terminée le", null=True, blank=True)
@@ -174,13 +187,35 @@ class Table(models.Model):
     class Meta:
         ordering = ["-created"]
         verbose_name = "table"
-        indexes = [models.Index(fields=["status", "deadline"], name="table_status_deadline")]  # the move timers
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="table_status_deadline"),  # the move timers
+            models.Index(fields=["status", "remind_at"], name="table_status_remind_at"),  # slow tables' reminders
+        ]
 
     def __str__(self) -> str:
         return f"Table {self.pk} — {self.game}"
 
     def get_absolute_url(self) -> str:
         return reverse("tables:table", args=[self.pk])
+
+    @property
+    def slow(self) -> bool:
+        """« Partie lente »: a move's time in hours or days."""
+        return table_types.is_slow(self.turn_timer_s)
+
+    @property
+    def timer_label(self) -> str:
+        return table_types.timer_label(self.turn_timer_s)
+
+    def reserved_places(self) -> dict[int, int]:
+        """{place: user id} of the places kept for a named player (`reserved`)."""
+        return {int(position): user_id for position, user_id in (self.reserved or {}).items()}
+
+    @property
+    def starts_when_full(self) -> bool:
+        """A quick start and a rematch start by themselves once every place is taken: nobody presses
+        « Commencer » (tables.services.match_start_if_full)."""
+        return self.table_type == Table.Type.QUICK or self.rematch_of_id is not None
 
     def version_seen_by(self, position: int | None) -> int:
         """The version the page of the player at `position` shows (None: a spectator): the table's own for the
@@ -301,3 +336,71 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """« Masquer sa discussion »: `user` does not see the chat lines of `muted` at this table (tables.chat); at
+    every table, a player he blocked is hidden from him anyway (accounts.Block)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_mutes")
+    user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="+", verbose_name="joueur")
+    muted = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="+", verbose_name="masque")
+    created = models.DateTimeField("le", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "discussion masquée"
+        verbose_name_plural = "discussions masquées"
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user", "muted"], name="chat_mute_once"),
+            models.CheckConstraint(condition=~models.Q(user=models.F("muted")), name="chat_mute_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} masque {self.muted} (table {self.table_id})"
+
+
+class MoveComment(models.Model):
+    """« Revoir »'s comment on a player's move of a finished match (tables.annotations, computed once in Celery
+    after the match): what the Expert robot would have played there and what the move played cost, in the Expert's
+    own figure (engine.analysis). `worst`: one of the round's three costliest moves."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="move_comments")
+    seq = models.PositiveIntegerField()  # the commented move's number in the log (TableMove.seq)
+    seat = models.PositiveSmallIntegerField()
+    round = models.PositiveIntegerField()
+    best_move = models.JSONField(null=True, blank=True)  # None: nothing to decide (one legal move)
+    cost = models.FloatField(null=True, blank=True)  # None: the Expert gives no figure for this move
+    unit = models.CharField(max_length=10, default="points")  # or "percent" (engine.analysis)
+    comment = models.CharField(max_length=300, blank=True)  # French; "" when there was nothing to decide
+    worst = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="move_comment_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.seq} {self.comment}"
+
+
+class ImportedMatch(models.Model):
+    """A match file a player imported (« Importer une partie », tables.exports): its document, replayed by the
+    engine each time its rounds are shown with « Revoir »'s pages. Seen by the player who imported it, no one
+    else."""
+
+    owner = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="imported_matches",
+                              verbose_name="importée par")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", verbose_name="jeu")
+    document = models.JSONField("document")
+    created = models.DateTimeField("importée le", auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = "partie importée"
+        verbose_name_plural = "parties importées"
+
+    def __str__(self) -> str:
+        return f"Partie importée {self.pk} — {self.game}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tables:imported", args=[self.pk])

@@ -138,9 +138,11 @@ CHAT_LINES = 30
 
 def recent_chat(table_id: int) -> list[dict]:
     """The table's latest chat lines, oldest first, as the chat template reads them (`m.user.username`,
-    `m.text`): every page opening shows them."""
+    `m.text`; `m.author`: the writer's id, which tables.chat filters on): every page opening shows them."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT u.username, m.text FROM tables_chatmessage m JOIN accounts_user u ON u.id = m.user_id "
+        cursor.execute("SELECT m.user_id, u.username, m.text FROM tables_chatmessage m "
+                       "JOIN accounts_user u ON u.id = m.user_id "
                        "WHERE m.table_id = %s ORDER BY m.created DESC, m.id DESC LIMIT %s", [table_id, CHAT_LINES])
         rows = cursor.fetchall()
-    return [{"user": {"username": username}, "text": text} for username, text in reversed(rows)]
+    return [{"author": author, "user": {"username": username}, "text": text}
+            for author, username, text in reversed(rows)]

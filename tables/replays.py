@@ -8,11 +8,16 @@ while the match runs its finished rounds show no hand. Generic: no game is named
 """
 
 import copy
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.utils import timezone
 
 from engine import narration
 from tables import services, spectators
-from tables.models import Table, engine_for
+from tables.models import MoveComment, Table, engine_for
 
 NOT_ALLOWED = "Seuls les joueurs de cette table peuvent revoir ses manches."
 
@@ -48,12 +53,19 @@ def match_over(table: Table) -> bool:
 
 def rounds(table: Table, *, until: int | None = None) -> list[Round]:
     """The table's rounds, each with its steps (the deal first). `until`: stop replaying after that round."""
-    engine = engine_for(table)
-    out: list[Round] = []
     if not table.seed:
-        return out
+        return []
+    moves = ((entry.seq, entry.seat, entry.move, state, events)
+             for entry, state, events in services.replay_moves(table))
+    return rounds_from(engine_for(table), moves, until=until)
+
+
+def rounds_from(engine, moves, *, until: int | None = None) -> list[Round]:
+    """The finished rounds of a replayed match: `moves` yields (seq, seat, move, state after it, its events), the
+    start first (a table's log, or an imported match file: tables.exports)."""
+    out: list[Round] = []
     previous = None
-    for entry, state, events in services.replay_moves(table):
+    for seq, seat, move, state, events in moves:
         before, previous = previous, state
         number = state.get("round") if isinstance(state, dict) else None
         if not isinstance(number, int):
@@ -64,18 +76,39 @@ def rounds(table: Table, *, until: int | None = None) -> list[Round]:
             break
         if not out or number != out[-1].number:
             out.append(Round(number))
-        elif isinstance(before, dict) and entry.seat is not None and services.move_is_private(
-                engine, before, entry.seat, entry.move, events):
+        elif isinstance(before, dict) and seat is not None and services.move_is_private(
+                engine, before, seat, move, events):
             continue  # a staged action the others never saw: its effect shows at its commit's step
-        out[-1].steps.append(Step(entry.seq, entry.seat, state, events))
+        out[-1].steps.append(Step(seq, seat, state, events))
     if out and not out[-1].finished:
         last = out[-1].steps[-1].state
         out[-1].finished = engine.result(last) is not None or not engine.to_act(last)
     return [r for r in out if r.finished]
 
 
+FINISHED_KEPT = 16  # finished matches whose replayed rounds a process keeps (a few hundred KB each)
+_finished: OrderedDict = OrderedDict()
+_finished_lock = threading.Lock()
+
+
 def finished_round(table: Table, number: int) -> Round | None:
-    return next((r for r in rounds(table, until=number) if r.number == number), None)
+    """One round of the table, replayed. A finished match's log never changes again: its rounds are replayed once
+    per process and kept (the FINISHED_KEPT last asked for), so stepping through « Revoir » costs no replay."""
+    if table.status != Table.Status.FINISHED or not table.pk:
+        return next((r for r in rounds(table, until=number) if r.number == number), None)
+    # The invite token too: a deleted table's id can come back (SQLite reuses ids), its token never does.
+    key = (table.pk, table.invite_token, table.version)
+    with _finished_lock:
+        kept = _finished.get(key)
+        if kept is not None:
+            _finished.move_to_end(key)
+    if kept is None:
+        kept = rounds(table)
+        with _finished_lock:
+            _finished[key] = kept
+            while len(_finished) > FINISHED_KEPT:
+                _finished.popitem(last=False)
+    return next((r for r in kept if r.number == number), None)
 
 
 def step_table(table: Table, rnd: Round, index: int) -> Table:
@@ -123,3 +156,33 @@ def deal_line(table: Table, rnd: Round, seat_names: dict[int, str]) -> str:
     if isinstance(dealer, int) and not isinstance(dealer, bool) and dealer in seat_names:
         return f"{seat_names[dealer]} distribue les {pieces}."
     return f"Les {pieces} sont distribuées."
+
+
+PENDING_FOR = timedelta(hours=1)  # « Analyse en cours… » this long after the match at most (tables.annotations)
+
+
+@dataclass
+class Comments:
+    """The stored comments of a round's moves (tables.annotations), by move number; `pending`: not computed yet."""
+
+    by_seq: dict = field(default_factory=dict)
+    pending: bool = False
+
+    def worst_steps(self, rnd: Round) -> list[dict]:
+        """The round's marked moves (its three costliest), in the order they were played: {index, seat, text}."""
+        return [{"index": i, "seat": step.seat, "text": self.by_seq[step.seq].comment}
+                for i, step in enumerate(rnd.steps) if step.seq in self.by_seq and self.by_seq[step.seq].worst]
+
+
+def comments(table: Table, rnd: Round) -> Comments:
+    """The round's comments, read in one query, once the match is over (its cards are public then); never
+    computed here."""
+    if not match_over(table):
+        return Comments()
+    seqs = [step.seq for step in rnd.steps]
+    rows = {c.seq: c for c in MoveComment.objects.filter(table_id=table.pk, seq__in=seqs)}
+    if rows:
+        return Comments(rows)
+    done = MoveComment.objects.filter(table_id=table.pk).exists()
+    recent = table.finished_at is not None and timezone.now() - table.finished_at < PENDING_FOR
+    return Comments(rows, pending=not done and recent)

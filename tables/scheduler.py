@@ -25,6 +25,7 @@ _local = threading.local()
 BOT_TURN = "tables.tasks.bot_turn"
 AUTOPLAY_TURN = "tables.tasks.autoplay_turn"
 NEXT_ROUND = "tables.tasks.next_round"
+ANNOTATE_MATCH = "tables.tasks.annotate_match"
 
 
 def _enqueue(task: str, args: tuple, countdown: float = 0) -> None:
@@ -61,6 +62,12 @@ def _after_move(table) -> None:
     schedule_decisions(table.pk, table.version, table=table, seats=seats)
 
 
+def after_commit_match_over(table_id: int) -> None:
+    """Once the match's end is committed: « Revoir »'s comments computed in a worker (tables.annotations), a
+    moment later so that the last pushes go first. Delayed, so never run eagerly in tests (they call it)."""
+    transaction.on_commit(lambda: _enqueue(ANNOTATE_MATCH, (table_id,), countdown=settings.ANNOTATE_DELAY_SECONDS))
+
+
 def after_commit_table_changed(table_id: int) -> None:
     transaction.on_commit(lambda: broadcast.table_changed(table_id))
 
@@ -68,6 +75,12 @@ def after_commit_table_changed(table_id: int) -> None:
 def after_commit_seat_released(table_id: int, user_id: int, position: int, message: str) -> None:
     """The player lost his seat: once committed, his sockets on that place are told and closed."""
     transaction.on_commit(lambda: broadcast.seat_released(table_id, user_id, position, message))
+
+
+def after_commit_seat_moved(table_id: int, user_id: int, position: int, to: int) -> None:
+    """The player's place changed before the match (a rematch's teams changed): once committed, his pages opened
+    on `position` follow him to `to`."""
+    transaction.on_commit(lambda: broadcast.seat_moved(table_id, user_id, position, to))
 
 
 def after_commit_presence_changed(table_id: int) -> None:
@@ -118,12 +131,13 @@ def schedule_decisions(table_id: int, version: int, *, table=None, seats=None) -
             _enqueue(BOT_TURN, (table_id, version, position), countdown=settings.BOT_DELAY_SECONDS)
         elif seat.left and anyone_watching:
             _enqueue(AUTOPLAY_TURN, (table_id, version, position))
-        elif seat.connections == 0 and anyone_watching:
+        elif seat.connections == 0 and anyone_watching and not table.slow:
             # A page reload or a new page after « Créer la table » is a short disconnection:
             # give the player a few seconds before the rules' autoplay takes the decision.
             _enqueue(AUTOPLAY_TURN, (table_id, version, position, True),
                      countdown=settings.DISCONNECT_GRACE_SECONDS)
-        # Otherwise the move timer: tasks.expire_turns plays when the table's deadline passes.
+        # Otherwise the move timer: tasks.expire_turns plays when the table's deadline passes. (At a slow table,
+        # a player away is the rule, not an accident: only his timer plays for him.)
 
 
 def reschedule_playing_tables() -> int:

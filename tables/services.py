@@ -11,11 +11,26 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import friends
 from accounts.models import Counter, CounterEntry, User
 from accounts.services import InsufficientJokers, counter_balances, counter_move
 from engine import IllegalMove, games
+from engine.base import private_move
 from engine.rng import new_seed
-from tables import economy, families, reads, recent, scheduler, socket_registry, stats, table_types, writes
+from tables import (
+    economy,
+    families,
+    log_context,
+    notices,
+    reads,
+    recent,
+    scheduler,
+    signals,
+    socket_registry,
+    stats,
+    table_types,
+    writes,
+)
 from tables.errors import TableError
 from tables.models import Game, Seat, SeatPresence, Table, TableMove, engine_for
 
@@ -25,6 +40,7 @@ COACH_LIMITS = (0, 1, 3, 5)  # « Conseil » uses per seat and match a host may 
 LEAVE_MESSAGE = "Pour quitter la partie, utilise le bouton « Quitter »."
 SEAT_RELEASED = "Tu as quitté cette table : ta place est libre."
 MATCH_LEFT = "Tu as quitté cette partie : tu ne peux plus que la regarder en spectateur."
+BLOCKED = "blocked"  # a private table between a host and a player one of them blocked (accounts.friends)
 
 
 @dataclass
@@ -51,8 +67,10 @@ def table_create(
     rated: bool = False,
     spectators_chat: bool = False,
     coach_limit: int = 3,
+    host_position: int = 0,
 ) -> Table:
-    """A new table with the host at seat 0 and bots where asked ({position: level}). `turn_timer_s`: one of the
+    """A new table with the host at `host_position` (seat 0 unless a rematch puts him back at his place:
+    tables.rematch) and bots where asked ({position: level}). `turn_timer_s`: one of the
     game's move timers (None: its default). `spectators_chat`: the spectators may write in the table's chat
     (tables.spectators).
 
@@ -81,15 +99,24 @@ def table_create(
         private = False
     elif table_type == Table.Type.QUICK:
         stake, private = 0, False
-    if stake not in game.allowed_stakes():
+    elif table_type == Table.Type.TOURNAMENT:
+        stake = 0  # the tournament's entry stake is its own (its prize pool)
+    elif table_type == Table.Type.PRACTICE:
+        stake, private, rated = 0, True, False  # tables.practice: for nothing, seen by its player alone
+    if stake not in game.allowed_stakes() and table_type != Table.Type.PRACTICE:
         raise TableError("Cette mise n'est pas autorisée pour ce jeu.", "stake")
     turn_timer_s = info.default_turn_timer if turn_timer_s is None else turn_timer_s
-    if turn_timer_s not in info.turn_timers:
+    if turn_timer_s not in info.turn_timers and turn_timer_s not in table_types.SLOW_TURN_TIMERS:
         raise TableError("Ce temps par coup n'est pas proposé.", "timer")
+    if table_types.is_slow(turn_timer_s) and table_type != Table.Type.FRIENDS:
+        raise TableError("Une partie lente se joue à une table entre amis.", "timer")
     if coach_limit not in COACH_LIMITS:
         raise TableError("Ce nombre de conseils n'est pas proposé.", "coach")
     bot_levels = bot_levels or {}
-    if any(pos <= 0 or pos >= seats_count or level not in (1, 2, 3) for pos, level in bot_levels.items()):
+    if not 0 <= host_position < seats_count:
+        raise TableError("Cette place n'existe pas à cette table.", "position")
+    if any(pos < 0 or pos >= seats_count or pos == host_position or level not in (1, 2, 3)
+           for pos, level in bot_levels.items()):
         raise TableError("Les robots doivent occuper des places libres, au niveau 1, 2 ou 3.", "bots")
     economy.ensure_can_stake(host, stake)
     table = Table.objects.create(
@@ -97,7 +124,7 @@ def table_create(
         turn_timer_s=turn_timer_s, private=private, table_type=table_type, rated=bool(rated),
         spectators_chat=bool(spectators_chat), coach_limit=coach_limit,
     )
-    Seat.objects.create(table=table, position=0, user=host)
+    Seat.objects.create(table=table, position=host_position, user=host)
     for position, level in sorted(bot_levels.items()):
         Seat.objects.create(table=table, position=position, bot_level=level)
     scheduler.after_commit_lobby_changed()
@@ -105,26 +132,78 @@ def table_create(
 
 
 @transaction.atomic
+def match_create_seated(*, game: Game, players: dict[int, User], options: dict | None, turn_timer_s: int | None,
+                        rated: bool, private: bool) -> Table:
+    """A table whose players an organizer placed ({position: user}, every place), started at once: a tournament's
+    match (Table.Type.TOURNAMENT: no stake of its own, no rematch; watched by anyone if `private` is False). Blocks
+    between players do not apply: nobody chose to sit with anyone."""
+    seats_count = len(players)
+    if sorted(players) != list(range(seats_count)):
+        raise TableError("Chaque place de la table doit avoir son joueur.", "seats")
+    table = table_create(host=players[0], game=game, seats_count=seats_count, options=options, stake=0,
+                         turn_timer_s=turn_timer_s, table_type=Table.Type.TOURNAMENT, rated=rated, private=private)
+    Seat.objects.bulk_create([Seat(table=table, position=p, user=u) for p, u in sorted(players.items()) if p])
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    return match_start(table=table)
+
+
+@transaction.atomic
 def seat_join(*, table: Table, user: User) -> Seat:
-    """Take the first free seat (invite link or lobby)."""
+    """Take the place kept for me (`Table.reserved`: a rematch's player back at his place), else the first free
+    place kept for nobody (invite link or lobby). A place kept for another player is never given away here: it
+    waits for his answer (tables.rematch)."""
     table = Table.objects.select_for_update().get(pk=table.pk)
     existing = table.seats.filter(user=user).first()
     if existing:
         return existing
+    if table.private and table.host_id != user.pk and friends.blocked_either(table.host_id, user.pk):
+        # Either way round: the blocked player never sits at the blocker's private table, nor the blocker at his.
+        if friends.has_blocked(user.pk, table.host_id):
+            raise TableError("Tu as bloqué l'hôte de cette table privée : débloque-le depuis « Mes amis » pour "
+                             "t'y asseoir.", BLOCKED)
+        raise TableError("Tu ne peux pas t'asseoir à cette table privée.", BLOCKED)
     if table.status != Table.Status.WAITING:
         raise TableError("La partie a déjà commencé à cette table.", "started")
     taken = set(table.seats.values_list("position", flat=True))
-    free = [p for p in range(table.seats_count) if p not in taken]
-    if not free:
+    reserved = {p: u for p, u in table.reserved_places().items() if p not in taken}
+    mine = [p for p, u in sorted(reserved.items()) if u == user.pk]
+    free = [p for p in range(table.seats_count) if p not in taken and p not in reserved]
+    if not mine and not free:
+        if reserved:
+            raise TableError("Les places libres sont gardées pour les joueurs de la partie précédente.", "reserved")
         raise TableError("Cette table est complète.", "full")
     economy.ensure_can_stake(user, table.stake)
-    seat = Seat.objects.create(table=table, position=free[0], user=user)
-    if table.table_type == Table.Type.QUICK and len(free) == 1:
-        match_start(table=table)  # nobody left to wait for
-    else:
+    position = mine[0] if mine else free[0]
+    seat = Seat.objects.create(table=table, position=position, user=user)
+    if mine:
+        table.reserved = {str(p): u for p, u in reserved.items() if p != position}
+        table.save(update_fields=["reserved"])
+    if not match_start_if_full(table):
         scheduler.after_commit_table_changed(table.pk)
+    _finished_table_changed(table)
     scheduler.after_commit_lobby_changed()
     return seat
+
+
+def _finished_table_changed(table: Table) -> None:
+    """A rematch's finished table shows who is back at the rematch (tables.rematch): push its pages too."""
+    if table.rematch_of_id is not None:
+        scheduler.after_commit_table_changed(table.rematch_of_id)
+
+
+def match_start_if_full(table: Table) -> bool:
+    """Start a table that starts by itself (`Table.starts_when_full`: a quick start, a rematch), locked by the
+    caller, once every place is taken. A player who can no longer pay the stake (spent at another table since he
+    sat down) keeps it waiting instead of refusing the seat just taken: the host's « Commencer » then says why."""
+    if not table.starts_when_full or table.seats.count() < table.seats_count:
+        return False
+    try:
+        with transaction.atomic():
+            match_start(table=table)
+    except TableError as error:
+        log.info("table %s stays waiting: %s", table.pk, error.message)
+        return False
+    return True
 
 
 @transaction.atomic
@@ -147,6 +226,7 @@ def seat_leave_waiting(*, table: Table, user: User) -> None:
         seat.delete()
         scheduler.after_commit_seat_released(table.pk, user.pk, seat.position, SEAT_RELEASED)
     scheduler.after_commit_table_changed(table.pk)
+    _finished_table_changed(table)
     scheduler.after_commit_lobby_changed()
 
 
@@ -186,6 +266,30 @@ def match_start(*, table: Table) -> Table:
     _update_deadline(table)
     table.save()
     TableMove.objects.create(table=table, seq=1, seat=None, move=start, actor="system")
+    notices.decision_started(table, engine)
+    scheduler.after_commit_move(table)
+    scheduler.after_commit_lobby_changed()
+    return table
+
+
+def match_start_from(*, table: Table, source: dict, seed: str, recent_events: list | None = None) -> Table:
+    """Start a full table, locked by the caller, from the state after another table's move (`source`: {"table": id,
+    "seq": n}, a practice table: tables.practice) rather than from a deal: its log's start says so, and the replay
+    rebuilds it from that table's own log (replay_moves). No stake moves (a practice plays for nothing). `seed`:
+    the source's, which that state holds; `recent_events`: the round's public events so far (tables.recent)."""
+    table.seed = seed
+    table.state = start_state_from(source, before=table.pk)
+    table.status = Table.Status.PLAYING
+    table.started_at = timezone.now()
+    table.version = table.public_version = 1
+    table.private_seat = None
+    table.deadline = None
+    table.recent_events = list(recent_events or [])
+    _update_deadline(table)
+    table.save()
+    TableMove.objects.create(table=table, seq=1, seat=None, move={"action": "start", "from": dict(source)},
+                             actor="system")
+    notices.decision_started(table, engine_for(table))
     scheduler.after_commit_move(table)
     scheduler.after_commit_lobby_changed()
     return table
@@ -205,6 +309,7 @@ def play_move(*, table_id: int, seat: int | None = None, user_id: int | None = N
     answered with the current version, so the client resyncs. Illegal moves raise nothing:
     the outcome carries the engine's French message and the state is untouched.
     """
+    log_context.at_table(table_id)
     with transaction.atomic():
         table = reads.table_locked(table_id, user_id=user_id)
         if table is None:
@@ -241,9 +346,7 @@ def move_is_private(engine, before: dict, seat: int | None, move: dict, events: 
     """Whether the move just applied changes nothing the other seats and the spectators may know: the engine says
     so (`Game.is_private`: a staged action before its commit) and every event it returned is addressed to its
     player alone. Such a move is pushed to its player only (tables.broadcast.table_changed)."""
-    if seat is None or not engine.is_private(before, seat, move):
-        return False
-    return all(evt.get("audience") == {"seat": seat} for evt in events)
+    return private_move(engine, before, seat, move, events)
 
 
 def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: dict, actor: str,
@@ -256,8 +359,8 @@ def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: 
     else:
         # Everyone gets this move (another seat's private move after a first one's, never met: told to all).
         table.public_version, table.private_seat = table.version, None
-    _update_deadline(table, before)
-    fields = ["state", "version", "public_version", "private_seat", "deadline"]
+    new_decision = _update_deadline(table, before)
+    fields = ["state", "version", "public_version", "private_seat", "deadline", "remind_at"]
     fields += recent.record(table, state, events, seat=seat)  # the round's public events (tables.recent)
     result = engine.result(state)
     if result is not None and table.status == Table.Status.PLAYING:
@@ -269,9 +372,19 @@ def _commit_state(table: Table, engine, state: dict, *, seat: int | None, move: 
     if writes.table_update_and_move_append(table, fields, previous_version=previous, seat=seat, move=move,
                                            actor=actor) != 1:
         raise RuntimeError(f"table {table.pk} changed under its lock")
-    if result is not None:
+    if result is not None and table.table_type == Table.Type.PRACTICE:
+        # A practice (tables.practice) pays nothing, counts in no statistics, rating, season or tournament, and
+        # tells nobody: the match is over, and that is all.
+        Table.objects.filter(pk=table.pk).update(settled=True)
+        scheduler.after_commit_match_over(table.pk)
+    elif result is not None:
         economy.match_settle(table=table, result=result)
         stats.match_record_safe(table=table, result=result)  # after the payouts: it reads their entries
+        notices.match_over(table)
+        scheduler.after_commit_match_over(table.pk)
+        signals.match_finished.send(sender=Table, table=table, places=engine.match_places(state, result))
+    elif new_decision:
+        notices.decision_started(table, engine, before)
     scheduler.after_commit_move(table)
 
 
@@ -282,7 +395,9 @@ NO_JOKER_LEFT = "no_joker_balance"
 def _debit_jokers(table: Table, events: list) -> None:
     """A move that spent account jokers (a `joker_taken` event) debits its player, in the move's transaction
     and keyed by the move's number: applied once, or not at all with the move. A balance spent meanwhile at
-    another table refuses the move."""
+    another table refuses the move. A practice table (tables.practice) spends none: its jokers are the state's."""
+    if table.table_type == Table.Type.PRACTICE:
+        return
     for evt in events:
         if evt.get("kind") != JOKER_TAKEN:
             continue
@@ -297,21 +412,28 @@ def _debit_jokers(table: Table, events: list) -> None:
             raise IllegalMove(NO_JOKER_LEFT, error.message) from None
 
 
-def _update_deadline(table: Table, before: dict | None = None) -> None:
-    """A new decision gets the table's full time per move. A move that leaves the same players deciding in
-    the same phase (a lay-down, lay-off, joker swap or undo staged during a rummy turn) keeps the running
-    clock: staging and undoing must not stretch a turn forever."""
+def _update_deadline(table: Table, before: dict | None = None) -> bool:
+    """A new decision gets the table's full time per move (and, at a slow table, a reminder when a quarter of it
+    is left). A move that leaves the same players deciding in the same phase (a lay-down, lay-off, joker swap or
+    undo staged during a rummy turn) keeps the running clock: staging and undoing must not stretch a turn
+    forever. Returns whether a new decision started."""
     engine = engine_for(table)
     if table.state is None or not engine.to_act(table.state):
-        table.deadline = None
-        return
+        table.deadline = table.remind_at = None
+        return False
+    # At a slow table a whole turn is one decision (draw and throw alike): its day is not given again between them,
+    # and once it has run out the autoplay plays the turn's steps one sweep after the other.
     if (before is not None and table.deadline is not None and engine.to_act(before) == engine.to_act(table.state)
-            and before.get("phase") == table.state.get("phase") and before.get("round") == table.state.get("round")):
-        return
+            and (table.slow or before.get("phase") == table.state.get("phase"))
+            and before.get("round") == table.state.get("round")):
+        return False
     table.deadline = timezone.now() + timezone.timedelta(seconds=table.turn_timer_s)
+    table.remind_at = (table.deadline - timezone.timedelta(seconds=table_types.reminder_lead(table.turn_timer_s))
+                       if table.slow else None)
+    return True
 
 
-def seat_abandon(*, table_id: int, user: User) -> None:
+def seat_abandon(*, table_id: int, user: User, penalty: bool = True) -> None:
     """« Quitter » during a match: the engine takes the seat out (a team game's plays on, by the autoplay); the
     economy charges the penalty.
 
@@ -334,7 +456,8 @@ def seat_abandon(*, table_id: int, user: User) -> None:
             return
         engine = engine_for(table)
         state, _events = engine.leave(table.state, seat.position)
-        economy.abandon_penalty(table=table, user=user)
+        if penalty and table.table_type != Table.Type.PRACTICE:  # nor for a forfeit (a tournament's absent player)
+            economy.abandon_penalty(table=table, user=user)
         _commit_state(table, engine, state, seat=seat.position, move={"action": "leave"}, actor="player",
                       events=_events)
 
@@ -352,13 +475,18 @@ def _seat_left(table: Table, seat: Seat) -> None:
 
 def replay_moves(table: Table, moves=None):
     """(move, state after it, its events) for each move of the log, rebuilt from the seed: the one replay of
-    a table (audits, tests, and the replay pages: tables.replays). `moves`: the log already read."""
+    a table (audits, tests, and the replay pages: tables.replays). `moves`: the log already read.
+
+    A start that says where it starts from (`{"action": "start", "from": {"table": id, "seq": n}}`: a practice
+    table, tables.practice) is the state after move `n` of that other table, rebuilt by its own replay."""
     engine = engine_for(table)
     state = None
     for entry in table.moves.order_by("seq") if moves is None else moves:
         action = entry.move.get("action")
         events: list = []
-        if action == "start":
+        if action == "start" and "from" in entry.move:
+            state = start_state_from(entry.move["from"], before=table.pk)
+        elif action == "start":
             state = engine.new_match(table.seats_count, table.options, table.seed)
             if "balances" in entry.move:
                 state = engine.with_joker_balances(
@@ -368,6 +496,29 @@ def replay_moves(table: Table, moves=None):
         else:
             state, events = engine.apply(state, entry.seat, entry.move)
         yield entry, state, events
+
+
+class StartNotFound(LookupError):
+    """A start entry's source (table and move number) is not there to replay."""
+
+
+def start_state_from(source: dict, *, before: int | None = None) -> dict:
+    """The state after move `source["seq"]` of table `source["table"]`, rebuilt from that table's own seed and log
+    (its own start may come from another table in turn). `before`: the table whose start this is; its source is
+    an older table, so the chain always ends."""
+    try:
+        table_id, seq = int(source["table"]), int(source["seq"])
+    except (KeyError, TypeError, ValueError):
+        raise StartNotFound(source) from None
+    if before is not None and table_id >= before:
+        raise StartNotFound(source)
+    origin = Table.objects.select_related("game").filter(pk=table_id).first()
+    if origin is None:
+        raise StartNotFound(source)
+    for entry, state, _events in replay_moves(origin, origin.moves.filter(seq__lte=seq).order_by("seq")):
+        if entry.seq == seq:
+            return state
+    raise StartNotFound(source)
 
 
 def replay_steps(table: Table):

@@ -8,13 +8,14 @@ from celery import shared_task
 from django.utils import timezone
 
 from engine import bots, games
-from tables import quick_start, reads, scheduler, services
+from tables import annotations, log_context, notices, quick_start, reads, scheduler, services
 from tables.models import Table, engine_for
 
 log = logging.getLogger(__name__)
 
 
 def _current(table_id: int, version: int) -> Table | None:
+    log_context.at_table(table_id)
     table = reads.table(table_id)
     if table is None or table.version != version or table.status != Table.Status.PLAYING:
         return None  # stale: somebody already moved
@@ -87,6 +88,13 @@ def next_round(table_id: int, version: int) -> None:
 
 
 @shared_task(ignore_result=True)
+def annotate_match(table_id: int) -> None:
+    """« Revoir »'s comments on a finished match's moves (tables.annotations), computed once and stored."""
+    log_context.at_table(table_id)
+    annotations.annotate_match(table_id)
+
+
+@shared_task(ignore_result=True)
 def rearm_tables() -> None:
     """Redis restarted (rummy_site.celery: its queued tasks are gone): every table in play re-armed."""
     scheduler.rearm_all()
@@ -96,7 +104,7 @@ def rearm_tables() -> None:
 def expire_turns() -> int:
     """The move timers, queued every second by each worker (rummy_site.celery.MoveTimers): each table whose
     current decision is past its deadline gets the rules' autoplay for it; each quick-start table whose wait is
-    over gets its robots and starts. The deadline lives on the table,
+    over gets its robots and starts; each slow table whose reminder is due sends it. The deadline lives on the table,
     so a timer survives any restart and costs nothing while it runs (no task waiting per move)."""
     due = Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=timezone.now())
     count = 0
@@ -107,4 +115,5 @@ def expire_turns() -> int:
             count += 1
     for table_id in quick_start.due_tables():  # « Partie rapide »: the wait for players is over
         count += quick_start.quick_start_fill(table_id=table_id)
+    count += notices.send_due_reminders(timezone.now())  # « Partie lente »: a quarter of the time left
     return count

@@ -105,7 +105,14 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def live_site(transactional_db, settings, tmp_path):
+def live_site_env() -> dict:
+    """Environment the live site's processes get on top of the suite's (a test module overrides it: an SMTP
+    server of its own, say)."""
+    return {}
+
+
+@pytest.fixture
+def live_site(transactional_db, settings, tmp_path, live_site_env):
     """The real site in its own processes: daphne (+ a Celery worker process in Redis mode),
     on the test database, so websockets, pushes and bot tasks run as in production."""
     import subprocess
@@ -119,7 +126,7 @@ def live_site(transactional_db, settings, tmp_path):
     port = _free_port()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "rummy_site.settings", "BOT_DELAY_SECONDS": "0.05",
            "NEXT_ROUND_DELAY_SECONDS": "1", "DISCONNECT_GRACE_SECONDS": "30", "CELERY_TASK_ALWAYS_EAGER": "0",
-           "DEBUG": "1"}
+           "PROBLEMS_HARVEST": "0", "DEBUG": "1", "SITE_URL": f"http://127.0.0.1:{port}", **live_site_env}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):

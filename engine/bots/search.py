@@ -64,6 +64,17 @@ def expert(adapter: Adapter, view: dict, know: Knowledge, moves: Moves, key, rng
         return None
     if len(candidates) == 1:
         return adapter.finalize(candidates[0], know, key)
+    samples = sample(adapter, view, know, candidates, key, rng, budget)
+    best, means = pick(samples)
+    last_stats = SearchStats(iterations=len(samples), candidates=len(candidates), means=means)
+    return adapter.finalize(candidates[best], know, key)
+
+
+def sample(adapter: Adapter, view: dict, know: Knowledge, candidates: list[dict], key, rng,
+           budget) -> list[list[float]]:
+    """The playouts themselves: one row per determinization, one utility per candidate on that same deal (the
+    expert's search, and the replays' analysis: engine.analysis)."""
+    budget = as_budget(budget)
     start = time.thread_time()
     samples: list[list[float]] = []
     while len(samples) < budget.iterations:
@@ -71,9 +82,7 @@ def expert(adapter: Adapter, view: dict, know: Knowledge, moves: Moves, key, rng
         samples.append(adapter.evaluate(world, candidates, know, key))
         if budget.time_limit is not None and time.thread_time() - start > budget.time_limit:
             break
-    best, means = pick(samples)
-    last_stats = SearchStats(iterations=len(samples), candidates=len(candidates), means=means)
-    return adapter.finalize(candidates[best], know, key)
+    return samples
 
 
 def pick(samples: list[list[float]], min_gain: float = MIN_GAIN, z: float = Z) -> tuple[int, tuple[float, ...]]:

@@ -19,7 +19,7 @@ class Canasta(CanastaGame):
     rules = RULES
     info = GameInfo(slug="canasta", name="Canasta classique", min_players=4, max_players=4, default_players=4,
                     teams=True, turn_timers=(30, 45, 60), default_turn_timer=45, feminine=True,
-                    order=8, bots="engine.bots.canasta",
+                    order=8, bots="engine.bots.canasta", problems="canasta",
                     tagline="Deux équipes, des canastas de sept cartes et des trois rouges.")
 
     table_words = {

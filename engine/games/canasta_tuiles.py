@@ -27,7 +27,7 @@ class CanastaTuiles(CanastaGame):
                     account_points_per_round=1000, account_jokers=True, turn_timers=(30, 45, 60),
                     default_turn_timer=45, feminine=True,
                     arena_options={"match_length": "3"},  # §7: the Arena is three rounds plus tie-breaks
-                    order=9, bots="engine.bots.canasta",
+                    order=9, bots="engine.bots.canasta", problems="canasta",
                     tagline="La Canasta jouée avec des tuiles, en équipes.")
 
     rule_sections = {**CanastaGame.rule_sections,

@@ -137,6 +137,7 @@ class GinRami(dd.DrawDiscardGame):
         order=6,
         tagline="Frappe à 10 points ou moins, ou fais Gin !",
         bots="engine.bots.gin",
+        problems="draw_discard",
     )
     deck = DECK
     deck_set = frozenset(DECK)

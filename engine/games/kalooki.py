@@ -23,7 +23,7 @@ class Kalooki(TableMeldGame):
         options=(Option("point_limit", "Limite de points", LIMITS, "100"),),
         order=4,
         tagline="Le rami exigeant : 51 points pour ta première pose.",
-        bots="engine.bots.table_meld",
+        bots="engine.bots.table_meld", problems="table_meld",
     )
     deck = DECK
     deck_set = frozenset(DECK)

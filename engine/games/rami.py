@@ -22,7 +22,7 @@ class Rami(TableMeldGame):
         options=(Option("point_limit", "Limite de points", LIMITS, "100"),),
         order=2,
         tagline="Six jokers, première pose à 30 points, élimination à 1, 50 ou 100.",
-        bots="engine.bots.table_meld",
+        bots="engine.bots.table_meld", problems="table_meld",
     )
     deck = DECK
     deck_set = frozenset(DECK)

@@ -23,7 +23,7 @@ class Rami40(TableMeldGame):
         options=(Option("point_limit", "Limite de points", LIMITS, "100"),),
         order=3,
         tagline="Ouvre avec 40 points et vide ta main avant les autres.",
-        bots="engine.bots.table_meld",
+        bots="engine.bots.table_meld", problems="table_meld",
     )
     deck = DECK
     deck_set = frozenset(DECK)

@@ -43,7 +43,7 @@ class RamiTraditionnel(TableMeldGame):
         options=(Option("target", "Score à atteindre", TARGETS, "250"),),
         order=5,
         tagline="Le rami de toujours, sans joker.",
-        bots="engine.bots.table_meld",
+        bots="engine.bots.table_meld", problems="table_meld",
     )
     deck = DECK
     deck_set = frozenset(DECK)

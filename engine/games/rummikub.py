@@ -287,7 +287,7 @@ class Rummikub(Game):
         default_turn_timer=60,  # rearranging the table takes longer than a draw and a discard (rules §10)
         order=7,
         tagline="Des tuiles, des suites et des groupes à réarranger sur la table.",
-        bots="engine.bots.rummikub",
+        bots="engine.bots.rummikub", problems="rummikub",
     )
     move_shape = {
         **moves.BASE_SHAPE,

@@ -88,7 +88,7 @@ def closed_first_turn(state: dict) -> bool:
 
 class Thanasis(dd.DrawDiscardGame):
     info = GameInfo(slug="thanasis", name="Thanasis", min_players=2, max_players=4, default_players=4,
-                    order=1, bots="engine.bots.thanasis",
+                    order=1, bots="engine.bots.thanasis", problems="draw_discard",
                     tagline="Le rami en main : ferme à 10 points ou moins, brûlé à 101.")
     deck = DECK
     deck_set = frozenset(DECK)

@@ -155,7 +155,7 @@ lowest_card = tr.lowest_card  # §9: the autoplay's card, the family's lowest-ra
 
 class Thunee(ThuneeCalls, tr.TrickGame):
     info = GameInfo(slug="thunee", name="Thunee", min_players=4, max_players=4, default_players=4,
-                    options=OPTIONS, teams=True, order=10, bots="engine.bots.thunee",
+                    options=OPTIONS, teams=True, order=10, bots="engine.bots.thunee", problems="thunee",
                     tagline="Le jeu de plis à deux équipes, de 9 à l'As, avec atout et annonces.")
     rule_sections = {
         "not_your_turn": "tour-de-jeu",

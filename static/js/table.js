@@ -27,6 +27,7 @@
   var sortables = [];
   var lastStatusText = "";
   var lastMoveText = null;    // the last-move line (#table-last-move) read out last
+  var lastRematchText = null; // the match-end panel's rematch news (« alice propose une revanche ») read out last
   var focusKey = null;
   var before = null;          // what the table showed before a push (to animate what changed)
   var errorTimer = null;
@@ -332,6 +333,10 @@
         lastStatusText = text;
       }
     }
+    var news = $("[data-rematch-news]");
+    var newsText = news ? news.textContent.trim() : "";
+    if (newsText && newsText !== lastRematchText && lastRematchText !== null) said.push(newsText);
+    lastRematchText = newsText;
     if (said.length) announce(said.join(" "));  // « Dernier coup : Robot Expert a pioché, … » then whose turn
     each("settled");
     if (roundEnd && roundEnd.classList.contains("is-open") && wasOpen === false) {
@@ -920,6 +925,8 @@
     if (!root) return;
     lastStatusText = statusText($("#table-status"));
     lastMoveText = lastMoveLine();
+    var shownNews = $("[data-rematch-news]");
+    lastRematchText = shownNews ? shownNews.textContent.trim() : "";
     afterUpdate();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

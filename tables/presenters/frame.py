@@ -8,6 +8,7 @@ from collections import Counter
 from django.utils import timezone
 
 from engine import narration
+from tables import table_types
 from tables.models import Seat, Table
 
 BOT_LEVELS = {1: "Débutant", 2: "Confirmé", 3: "Expert"}
@@ -149,6 +150,10 @@ def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view
         "phase": phase,
         "hint": engine.phase_hints.get(phase, "") if my_turn else "",
         "remaining_s": remaining,
+        # A slow table's clock, in words (the seconds' ring still runs on the seats).
+        "slow_left": table_types.duration_fr(remaining) if remaining is not None and table.slow else "",
+        "slow_until": (timezone.localtime(table.deadline).strftime("%d/%m à %H:%M")
+                       if remaining is not None and table.slow else ""),
         "deadline_iso": table.deadline.isoformat() if table.deadline else "",
         "error": error,
         "is_host": me is not None and me.user_id is not None and me.user_id == table.host_id,
@@ -161,5 +166,7 @@ def frame_context(table: Table, seats: list[Seat], me: Seat | None, engine, view
         "result": (view or {}).get("result"),
         "ranking": ranking(seats, seats_, (view or {}).get("result"), facts["tokens_won"]) if view else [],
         "my_balance": facts["my_balance"],
+        "rematch": facts["rematch"],  # the finished match's « Revanche » (tables.presenters.match_end)
+        "rematch_room": facts["rematch_room"],  # a rematch's waiting room
         **recent_ctx(table, seats_, me),
     }

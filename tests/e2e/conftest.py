@@ -65,3 +65,11 @@ def outside_requests(page):
 
     page.on("request", record)
     return seen
+
+
+@pytest.fixture
+def axe_page(browser):
+    """A page for axe (tests/e2e/test_accessibility.py): the CSP bypassed so that the axe script can be added."""
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    yield context.new_page()
+    context.close()

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_console import ALL_GAMES as GAMES
@@ -84,13 +85,6 @@ def _violations(page: Page, where: str) -> list[str]:
             for v in found]
 
 
-@pytest.fixture
-def axe_page(browser):
-    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
-    yield context.new_page()
-    context.close()
-
-
 def test_the_site_pages_have_no_serious_violation(live_site, axe_page):
     page = axe_page
     problems: list[str] = []
@@ -103,6 +97,86 @@ def test_the_site_pages_have_no_serious_violation(live_site, axe_page):
     problems += _violations(page, "salon des tables")
     page.goto(live_site + "/compte/profil/")
     problems += _violations(page, "profil")
+    # With something in each list: a slow table waiting, an unread notification.
+    _slow_table_and_a_notification("axe")
+    for path, where in (("/tables/mes-parties/", "mes parties"), ("/compte/notifications/", "notifications")):
+        page.goto(live_site + path)
+        problems += _violations(page, where)
+    # The tournaments (one with an entry in its standings) and the seasons
+    tournament = _tournament_with_an_entry("axe")
+    for path, where in (("/tournois/", "tournois"), (f"/tournois/{tournament}/", "un tournoi"),
+                        ("/tournois/nouveau/", "organiser un tournoi"), ("/tournois/joueur/axe/", "ses tournois"),
+                        ("/saisons/", "saisons"), ("/saisons/thanasis/", "saison de Thanasis")):
+        page.goto(live_site + path)
+        problems += _violations(page, where)
+    from accounts import mail
+    from accounts.models import User
+
+    page.goto(live_site + reverse("accounts:unsubscribe", args=[mail.unsubscribe_token(
+        User.objects.get(username="axe"), "mail_turn")]))
+    problems += _violations(page, "désabonnement")
+    assert not problems, "\n".join(problems)
+
+
+def _tournament_with_an_entry(pseudo: str) -> int:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import User
+    from tables.models import Game
+    from tournaments import services
+
+    tournament = services.tournament_create(name="Tournoi d'essai", game=Game.objects.get(slug="thanasis"),
+                                            starts_at=timezone.now() + timedelta(days=1))
+    services.register(tournament_id=tournament.pk, user=User.objects.get(username=pseudo))
+    return tournament.pk
+
+
+def _slow_table_and_a_notification(pseudo: str) -> None:
+    from accounts.models import Notification, User
+    from tables import services
+    from tables.models import Game
+    from tables.table_types import DAY
+
+    user = User.objects.get(username=pseudo)
+    table = services.table_create(host=user, game=Game.objects.get(slug="gin"), seats_count=2, stake=0,
+                                  turn_timer_s=DAY)
+    Notification.objects.create(user=user, kind=Notification.Kind.TURN, url=f"/tables/{table.pk}/",
+                                text="À toi de jouer au Gin Rami (table n° 1) : tu as 24 heures.", key="axe")
+
+
+def test_the_friends_pages_have_no_serious_violation(live_site, axe_page):
+    """« Mes amis » with something in every list, a player's page with its friend buttons, and a waiting table
+    with its « Inviter » list and the chat's people (« Masquer sa discussion »)."""
+    from accounts import friends
+    from accounts.models import User
+    from accounts.services import user_create
+    from tables import services
+    from tables.models import Table
+
+    page = axe_page
+    sign_up(page, live_site, "axeamis")
+    me = User.objects.get(username="axeamis")
+    for name in ("axeami", "axeami2", "axedemande", "axeattente", "axebloque"):
+        user_create(username=name, password="Cartes-2026!", email="")
+    for name in ("axeami", "axeami2"):
+        friends.friend_request(user=User.objects.get(username=name), pseudo="axeamis")
+        friends.friend_accept(user=me, pseudo=name)
+    friends.friend_request(user=User.objects.get(username="axedemande"), pseudo="axeamis")
+    friends.friend_request(user=me, pseudo="axeattente")
+    friends.player_block(user=me, pseudo="axebloque")
+    create_table(page, live_site, "gin", 3, ["human", "human"])
+    services.seat_join(table=Table.objects.get(host=me), user=User.objects.get(username="axeami"))
+    page.reload()
+    expect(page.get_by_test_id("invite-friends")).to_contain_text("axeami2")
+    page.locator("#chat-people summary").click()
+    expect(page.locator("#chat-people").get_by_role("button", name="Masquer sa discussion (axeami)")).to_be_visible()
+    problems = _violations(page, "table en attente (inviter un ami, joueurs de la table)")
+    page.goto(live_site + "/amis/")
+    problems += _violations(page, "mes amis")
+    page.goto(live_site + "/joueurs/axedemande/")
+    problems += _violations(page, "page d'un joueur (demande reçue)")
     assert not problems, "\n".join(problems)
 
 
@@ -163,4 +237,20 @@ def test_every_games_spectator_and_replay_pages_have_no_serious_violation(live_s
         expect(page.get_by_test_id("spectating")).to_be_visible()
         page.wait_for_timeout(300)
         problems += _violations(page, f"{slug} spectateur")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_practice_button_of_a_finished_matchs_replay_has_no_serious_violation(live_site, axe_page):
+    """« Rejouer à partir d'ici » (tables.practice): the form on a finished match's replay step, its level select
+    labelled, for a player of the match."""
+    from accounts.models import User
+    from tests.tables.helpers import create_table as table_in_db
+    from tests.tables.helpers import play_out
+
+    page = axe_page
+    sign_up(page, live_site, "axeentrainement")
+    table = play_out(table_in_db(User.objects.get(username="axeentrainement"), "gin", seats=2, bots={1: 1}, stake=0))
+    page.goto(f"{live_site}/tables/{table.pk}/revoir/1/?etape=1")
+    expect(page.get_by_test_id("practice-form")).to_be_visible()
+    problems = _violations(page, "revoir (rejouer à partir d'ici)")
     assert not problems, "\n".join(problems)

@@ -132,3 +132,25 @@ def test_no_console_error_on_any_table_replay_or_watch_page(live_site, browser):
     seat_ctx.close()
     watch_ctx.close()
     assert not errors, "\n".join(errors)
+
+
+def test_no_console_error_on_the_pages_around_the_tables(live_site, browser):
+    """The bell's socket on every page, « Mes parties », the notifications, « Mes amis », the profile."""
+    from tests.e2e.test_accessibility import _slow_table_and_a_notification
+
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    errors: list[str] = []
+    where = ["inscription"]
+    _listen(page, errors, where)
+    sign_up(page, live_site, "autour")
+    _slow_table_and_a_notification("autour")
+    from tests.e2e.test_accessibility import _tournament_with_an_entry
+
+    tournament = _tournament_with_an_entry("autour")
+    for path in ("/", "/tables/mes-parties/", "/compte/notifications/", "/amis/", "/compte/profil/", "/tournois/",
+                 f"/tournois/{tournament}/", "/saisons/thanasis/"):
+        where[0] = path
+        page.goto(live_site + path)
+        expect(page.locator("#bell")).to_have_attribute("data-count", "1")
+        page.wait_for_timeout(300)  # the bell's socket opened and answered
+    assert not errors, "\n".join(errors)

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_accessibility import _violations, axe_page  # noqa: F401 (the fixture)
+from tests.e2e.test_accessibility import _violations
 from tests.e2e.test_play import create_table, sign_up
 
 pytestmark = [pytest.mark.e2e]

@@ -253,7 +253,7 @@ def test_a_wild_card_keeps_its_star_in_an_overlapped_hand(live_site, page):
     expect(page.locator("#table-status")).to_have_attribute("data-my-turn", "1", timeout=30000)
     # Whatever was dealt, mark three cards of the hand wild the way the server draws them. A push may still
     # redraw the hand (the « en ligne » dots follow the page's arrival by a moment): then mark the new hand.
-    for _ in range(5):
+    for _ in range(8):
         page.evaluate("""() => {
           window.testMarked = Array.from(document.querySelectorAll('#table-hand [data-card]')).slice(0, 3);
           for (const card of window.testMarked) {
@@ -267,7 +267,9 @@ def test_a_wild_card_keeps_its_star_in_an_overlapped_hand(live_site, page):
         }""")
         problems: list[str] = []
         seen = _check_wilds(page, "main", problems)
-        if page.evaluate("() => window.testMarked.every(card => card.isConnected)"):
+        # a morphing swap keeps the card nodes but drops the marks: both must still be there
+        kept = "() => window.testMarked.every(card => card.isConnected && card.querySelector('.c-star'))"
+        if seen >= 3 and page.evaluate(kept):
             break
         page.wait_for_timeout(300)
     assert seen >= 3

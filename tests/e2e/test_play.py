@@ -78,6 +78,15 @@ def play_until_match_over(pages: list[Page], limit_s: float = 420) -> None:
     raise AssertionError("the match did not end in time")
 
 
+def play_a_one_round_gin_match(page: Page, base: str) -> int:
+    """A one-round Gin match against a Confirmé, played to its end from the page; returns the table's number."""
+    create_table(page, base, "gin", 2, ["2"], options={"match": "1"})
+    table_id = int(re.search(r"/tables/(\d+)/$", page.url).group(1))
+    expect(page.locator("#table-hand button.card").first).to_be_visible(timeout=15000)
+    play_until_match_over([page])
+    return table_id
+
+
 def test_new_player_plays_a_whole_thanasis_match_against_two_bots(live_site, page, outside_requests, artifacts_dir):
     sign_up(page, live_site, "zoe")
     start = balance(page, live_site)

@@ -10,6 +10,7 @@ tests/e2e/test_cluster.py."""
 
 import asyncio
 import http.client
+import io
 import os
 import re
 import time
@@ -300,3 +301,95 @@ def test_a_client_cannot_choose_its_address_through_the_proxy_or_around_it(clust
     # Nor does a client choose its scheme: plain HTTP stays plain HTTP, through the proxy or around it
     assert _signup(cluster.url, "6.6.6.8", proto="https") is True
     assert _signup(cluster.daphne_url(0), "6.6.6.8", proto="https") is True
+
+
+def test_a_rolling_restart_of_every_daphne_loses_no_move(cluster, make_player):
+    """docs/operations.md, « Rolling update »: each daphne drained through the proxy, stopped as systemd stops it
+    (SIGTERM) and started again, one after the other, while two players play through the proxy: their pages come
+    back on the other process at once, every move is applied once, and the table plays on."""
+    host, friend = make_player("hote"), make_player("ami")
+    table = _friends_table(host, friend)
+    tabs = [HostTab(table.pk, "thanasis", session_cookie(user), seat=seat) for seat, user in ((0, host), (1, friend))]
+    through = Endpoint(cluster.url)
+    report = {}
+
+    async def scenario():
+        stop = asyncio.Event()
+        tasks = []
+        for tab in tabs:
+            tasks.append(asyncio.create_task(tab.run(through, stop)))
+            await asyncio.sleep(0.5)  # one after the other: one socket on each process
+        await asyncio.sleep(2)
+        report["before"] = await asyncio.to_thread(cluster.servers)
+        report["version"] = await asyncio.to_thread(_version, table.pk)
+        views = [len(tab.full_views) for tab in tabs]
+        report["steps"] = await asyncio.to_thread(cluster.rolling_restart, 0.5)
+        report["reconnections"] = [len(tab.full_views) - n for tab, n in zip(tabs, views, strict=True)]
+        end = time.monotonic() + 30  # play on, on the new processes
+        while time.monotonic() < end and await asyncio.to_thread(_version, table.pk) in range(
+                0, report["version"] + 20):
+            await asyncio.sleep(0.1)
+        report["after"] = await asyncio.to_thread(_version, table.pk)
+        report["servers"] = await asyncio.to_thread(cluster.servers)
+        stop.set()
+        await asyncio.gather(*tasks)
+
+    asyncio.run(scenario())
+    print("rolling restart:", report)
+    assert [s["sessions"] for s in report["before"].values()] == [1, 1], report
+    assert [step.server for step in report["steps"]] == ["daphne1", "daphne2"], report
+    # each player's socket was on one of the restarted processes: each page came back (at least once)
+    assert all(n >= 1 for n in report["reconnections"]), report
+    assert all(s["status"].startswith("UP") for s in report["servers"].values()), report
+    assert report["after"] < 0 or report["after"] >= report["version"] + 20, report
+    figures = _check(table.pk, *tabs)
+    assert (figures.lost_moves, figures.duplicate_moves, figures.replay_mismatches) == (0, 0, 0), figures.problems
+    assert figures.acked > 5
+
+
+def test_the_rolling_restart_command_restarts_each_daphne_through_its_service_manager(cluster, tmp_path):
+    """`manage.py rolling_restart` as an operator runs it: its --restart command stops one process (here `kill`,
+    with systemd `systemctl restart cartes-web@{port}`), and the service manager starts it again (here the
+    cluster's revive(), as systemd's Restart=always)."""
+    import threading
+
+    from django.core.management import call_command
+
+    before = {}
+    for index, port in enumerate(cluster.daphne_ports):
+        before[port] = cluster.daphnes[index].pid
+        (tmp_path / f"daphne-{port}.pid").write_text(str(cluster.daphnes[index].pid))
+    done = threading.Event()
+
+    def service_manager():
+        while not done.is_set():
+            cluster.revive()
+            done.wait(0.1)
+
+    manager = threading.Thread(target=service_manager)
+    manager.start()
+    out = io.StringIO()
+    try:
+        call_command("rolling_restart", proxy_socket=str(cluster.stats_socket), grace=0.2,
+                     restart=f"sh -c 'kill $(cat {tmp_path}/daphne-{{port}}.pid)'", stdout=out)
+    finally:
+        done.set()
+        manager.join()
+    text = out.getvalue()
+    assert "daphne1 : redémarré" in text and "daphne2 : redémarré" in text, text
+    assert "2 processus redémarrés un par un." in text, text
+    after = {port: cluster.daphnes[i].pid for i, port in enumerate(cluster.daphne_ports)}
+    assert all(after[port] != before[port] for port in before), (before, after)
+    assert all(s["status"].startswith("UP") for s in cluster.servers().values())
+
+
+def test_the_rolling_restart_command_refuses_to_cut_the_site(cluster):
+    """With one process in service, restarting it would leave nobody to take the players: refused, nothing done."""
+    from django.core.management import CommandError, call_command
+
+    cluster.proxy_command("set server daphne/daphne2 state maint")
+    pids = [proc.pid for proc in cluster.daphnes]
+    with pytest.raises(CommandError, match="moins de deux serveurs en service"):
+        call_command("rolling_restart", proxy_socket=str(cluster.stats_socket), restart="false")
+    assert [proc.pid for proc in cluster.daphnes] == pids
+    assert cluster.servers()["daphne1"]["status"].startswith("UP")

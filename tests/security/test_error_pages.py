@@ -244,7 +244,7 @@ def test_serve_children_run_with_debug_off_unless_asked(monkeypatch):
     started = []
 
     class Child:
-        def __init__(self, cmd, env=None):
+        def __init__(self, cmd, env=None, **kwargs):
             started.append((cmd, env))
 
         def poll(self):

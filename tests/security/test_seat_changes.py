@@ -295,7 +295,7 @@ async def test_a_player_who_quit_writes_in_the_chat_only_as_a_spectator_may(make
                                                                              place):
     alice, bruno = [await database_sync_to_async(make_player)(n) for n in ("alice", "bruno")]
     pushed = []
-    monkeypatch.setattr(broadcast, "chat_posted", lambda table_id, html: pushed.append(html))
+    monkeypatch.setattr(broadcast, "chat_posted", lambda table_id: pushed.append(table_id))
 
     def chat():
         table = team_match(alice, bruno, slug, bots)

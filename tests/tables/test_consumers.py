@@ -143,3 +143,49 @@ async def test_a_consumer_that_crashes_leaves_nothing_behind_in_the_layer(player
         await comm.wait(timeout=5)
     assert set(layer.handlers) == handlers_before
     assert {group: set(members) for group, members in layer.groups.items()} == groups_before
+
+
+async def test_a_page_follows_its_player_when_the_teams_of_a_rematch_change(make_player):
+    """« Changer d'équipes » (tables.rematch) moves a player who accepted: his open page takes its part of the
+    pushes at his new place (seat.moved), starting with the full view."""
+    alice, bruno, chloe = [await database_sync_to_async(make_player)(name) for name in ("alice", "bruno", "chloe")]
+
+    def setup():
+        from tables import rematch, services
+        from tables.models import Game, Table
+
+        old = services.table_create(host=alice, game=Game.objects.get(slug="canasta"), seats_count=4,
+                                    bot_levels={1: 2}, stake=0)
+        for user in (bruno, chloe):
+            services.seat_join(table=old, user=user)
+        Table.objects.filter(pk=old.pk).update(status=Table.Status.FINISHED)
+        new = rematch.rematch_offer(table_id=old.pk, user=alice)
+        rematch.rematch_accept(table_id=old.pk, user=bruno)  # place 3, facing alice; chloe has not answered
+        return old, new
+
+    old, new = await database_sync_to_async(setup)()
+    comm = communicator(new.pk, bruno)
+    assert (await comm.connect())[0]
+    first = await comm.receive_from(timeout=5)
+    assert "Place 3 : <strong>toi</strong>" in first
+
+    def turn():
+        from tables import rematch
+
+        rematch.rematch_teams_change(table_id=new.pk, user=alice)
+
+    await database_sync_to_async(turn)()
+    seen = await comm.receive_from(timeout=5)
+    while "Place 4 : <strong>toi</strong>" not in seen:  # the push may come before the full view at the new place
+        seen = await comm.receive_from(timeout=5)
+    seat = await database_sync_to_async(Seat.objects.get)(table=new, user=bruno)
+    assert seat.position == 3
+
+    def push():
+        from tables import broadcast
+
+        broadcast.table_changed(new.pk)
+
+    await database_sync_to_async(push)()
+    assert "Place 4 : <strong>toi</strong>" in await comm.receive_from(timeout=5)
+    await comm.disconnect()

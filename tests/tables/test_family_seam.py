@@ -14,7 +14,7 @@ TABLES = Path(__file__).resolve().parents[2] / "tables"
 GENERIC = ["services.py", "consumers.py", "tasks.py", "broadcast.py", "presence.py", "scheduler.py", "commands.py",
            "economy.py", "reads.py", "writes.py", "recent.py", "views.py", "rendering.py", "live.py", "chat.py",
            "forms.py", "quick_start.py", "table_types.py", "coach.py", "presenters/__init__.py", "presenters/frame.py",
-           "presenters/base.py", "families.py", "errors.py"]
+           "presenters/base.py", "presenters/match_end.py", "families.py", "errors.py", "rematch.py"]
 GAME_WORDS = {*games.available(), "gin", "rami", "kalooki", "canasta", "thunee", "rummikub", "thanasis"}
 # Fields of one family's view or moves, which only that family's engine and presenter may read.
 FAMILY_FIELDS = {"discard", "discard_top", "discard_pile", "stock", "stock_count", "meld", "melds", "knock",

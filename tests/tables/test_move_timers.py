@@ -23,9 +23,12 @@ TIMERS = {  # rules files §8: (the choices, the default)
 def test_the_creation_form_offers_the_games_own_timers(slug):
     choices, default = TIMERS[slug]
     field = TableCreateForm(game=Game.objects.get(slug=slug)).fields["turn_timer_s"]
-    assert [value for value, _ in field.choices] == choices
+    (live, live_choices), (slow, slow_choices) = field.choices
+    assert live == "En direct" and [value for value, _ in live_choices] == choices
     assert field.initial == default
-    assert dict(field.choices)[default] == f"{default} secondes"
+    assert dict(live_choices)[default] == f"{default} secondes"
+    # Every game also plays over days (« Partie lente »).
+    assert slow.startswith("Partie lente") and [value for value, _ in slow_choices] == [43200, 86400, 259200]
 
 
 def test_a_canasta_table_created_from_the_form_keeps_45_seconds(player_client, player):

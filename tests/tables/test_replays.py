@@ -183,3 +183,18 @@ def test_every_game_replays_its_first_round(slug, player, player_client):
                 for card in engine.view(state, seat).get("hand") or []:
                     card = card if isinstance(card, str) else card.get("id")
                     assert f'"{card}"' not in html, (slug, index, card)
+
+
+def test_a_finished_matchs_rounds_are_kept_and_no_page_changes_them(finished_table, player_client):
+    """« Revoir » of a finished match replays it once per process (replays.finished_round keeps its rounds): every
+    step page of every round drawn, the kept rounds still equal a fresh replay of the log."""
+    fresh = replays.rounds(finished_table)
+    for rnd in fresh:
+        url = reverse("tables:replay", args=[finished_table.pk, rnd.number])
+        for index in range(len(rnd.steps)):
+            assert player_client.get(f"{url}?etape={index}").status_code == 200
+    for rnd in fresh:
+        kept = replays.finished_round(finished_table, rnd.number)
+        assert kept is replays.finished_round(finished_table, rnd.number)  # kept, not replayed again
+        assert [(s.seq, s.seat, s.state, s.events) for s in kept.steps] == [
+            (s.seq, s.seat, s.state, s.events) for s in rnd.steps]

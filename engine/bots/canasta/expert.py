@@ -148,9 +148,15 @@ def draw_choice(spec: Spec, seen: Seen, view: dict, moves: Moves, rng, budget) -
         return fallback
     if draw is None:
         return take
-    seat = seen.seat
+    candidates = [taking(seen.seat, take), drawing(seen.seat)]
+    return [take, draw][best_of(spec, seen, view, candidates, rng, budget)]
 
-    def taking(h):
+
+def taking(seat: int, take: dict):
+    """The pick-up `take` played on a dealt `rollout.Hand`, then the policy's melds and discard (as the expert plays
+    it; the « Problèmes » finder weighs the same plays: engine.problems.canasta)."""
+
+    def play(h):
         top = h.pile[-1]
         groups = take["melds"]
         first = list(groups[0])
@@ -159,13 +165,19 @@ def draw_choice(spec: Spec, seen: Seen, view: dict, moves: Moves, rng, budget) -
         h.lay(seat, [{"action": "meld", "cards": list(g)} for g in groups[1:]])
         h.meld_and_discard(seat)
 
-    def drawing(h):
+    return play
+
+
+def drawing(seat: int):
+    """A draw from the stock played on a dealt hand, then the policy's melds and discard (the stock empty: over)."""
+
+    def play(h):
         if h.draw(seat):
             h.meld_and_discard(seat)
         else:
             h.over = True
 
-    return [take, draw][best_of(spec, seen, view, [taking, drawing], rng, budget)]
+    return play
 
 
 # ---------------------------------------------------------------- the rest of the turn

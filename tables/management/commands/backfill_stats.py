@@ -25,7 +25,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, dry_run=False, **options):
         recorded = set(MatchRecord.objects.values_list("table_id", flat=True).distinct())
+        # A practice (tables.practice) counts nowhere.
         todo = (Table.objects.filter(status=Table.Status.FINISHED).exclude(pk__in=recorded)
+                .exclude(table_type=Table.Type.PRACTICE)
                 .select_related("game").order_by("finished_at", "pk"))
         written = skipped = 0
         for table in todo.iterator():

@@ -37,6 +37,9 @@ def debug_on(env: dict[str, str]) -> bool:
     return env.get("DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+FIRST_PROBLEMS = int(os.environ.get("PROBLEMS_FIRST_RUN", "20"))  # per game, on a start that finds fewer
+
+
 def _interrupt(*_):
     raise KeyboardInterrupt
 
@@ -60,6 +63,12 @@ class Command(BaseCommand):
             commands.append([python, "-m", "celery", "-A", "rummy_site", "worker", "-l", "INFO", "-c", "2"])
         env = child_environment()
         children = [subprocess.Popen(cmd, env=env) for cmd in commands]
+        # A first start fills each game's « Problèmes » a little from robot self-play, niced, beside the site (a
+        # one-off: it ends by itself, and with the site at Ctrl-C); the workers' top-up (PROBLEMS_TOP_UP) and the
+        # finished matches add more.
+        helpers = [subprocess.Popen(["nice", "-n", "15", python, "manage.py", "problems_generate", "--if-below",
+                                     str(FIRST_PROBLEMS), "--count", str(FIRST_PROBLEMS), "--time-limit", "60"],
+                                    env=env, stdout=subprocess.DEVNULL)] if FIRST_PROBLEMS else []
         mode = "PostgreSQL + Redis" if settings.REDIS_URL else "SQLite, couche en mémoire, worker intégré"
         debug = "mode débogage" if debug_on(env) else "make run DEBUG=1 pour déboguer"
         self.stdout.write(
@@ -67,7 +76,7 @@ class Command(BaseCommand):
         )
 
         def stop(*_):
-            for child in children:
+            for child in children + helpers:
                 if child.poll() is None:
                     child.send_signal(signal.SIGTERM)
 
@@ -80,7 +89,7 @@ class Command(BaseCommand):
             pass
         finally:
             stop()
-            for child in children:
+            for child in children + helpers:
                 try:
                     child.wait(timeout=10)
                 except subprocess.TimeoutExpired:
