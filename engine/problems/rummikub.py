@@ -60,12 +60,13 @@ class RummikubFinder:
         others = [("confirmed", bot.confirmed_play(seen)), ("beginner", bot.beginner_play(seen)),
                   ("new_sets", new_sets_play(seen))]
         second = max((len(p["placed"]) for _, p in others if p is not None), default=0)
-        if full.count - second < MARGIN:  # the verdict rejects it: no need to look for the fewest sets to cut
-            best = as_play(full, [])
-        else:
-            best = best_play(seen, full.count)
-            if not broken_sets(seen.table, best["table"]):
-                return None  # the best play only adds to the table: not the theme's lesson
+        if full.count - second < MARGIN:
+            # A simpler play places (nearly) as many: no lesson. Declined here, not left to the verdict: the
+            # choices keep one per count, so a simpler play placing the most would not show as a tie there.
+            return None
+        best = best_play(seen, full.count)
+        if not broken_sets(seen.table, best["table"]):
+            return None  # the best play only adds to the table: not the theme's lesson
         choices, kinds = choices_of(seen, [("best", best), *others])
         choices.append(Choice(moves=(draw,), label="Aucune : piocher" if draw["action"] == "draw_stock"
                               else "Aucune : passer", value=0.0))

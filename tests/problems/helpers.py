@@ -10,24 +10,29 @@ from problems import services
 from tests.security.replayed import id_pattern
 
 
-def decision(slug: str, seed: int = 1, skip: int = 6) -> tuple[dict, int, list[dict]]:
-    """A decision with at least two legal moves, some way into a self-played match."""
+def decision(slug: str, seed: int = 1, skip: int = 6, choices: int = 3) -> tuple[dict, int, list[dict]]:
+    """A decision some way into a self-played match (its deal is random) with at least `choices` legal moves, or
+    failing that at least two (a Rummikub turn may only ever offer to play or to draw)."""
     game = games.get(slug)
-    seen = 0
+    seen, fallback = 0, None
     for state, seat in decisions(game, random.Random(seed)):
         legal = game.legal_moves(state, seat)
         if len(legal) >= 2:
             seen += 1
             if seen > skip:
-                return state, seat, legal
-    raise AssertionError(f"no decision in a {slug} match")
+                if len(legal) >= choices:
+                    return state, seat, legal
+                fallback = fallback or (state, seat, legal)
+    if fallback is None:
+        raise AssertionError(f"no decision in a {slug} match")
+    return fallback
 
 
 def made_up(slug: str, seed: int = 1, figures=(0.0, -4.0, -9.0)) -> Found:
     """A problem on a real position whose figures are made up (the pages and the ratings under test, not a
     finder): the first legal moves, the first one best."""
-    state, seat, legal = decision(slug, seed)
-    pairs = zip(legal, figures, strict=False)  # as many choices as there are figures, or legal moves if fewer
+    state, seat, legal = decision(slug, seed, choices=len(figures))
+    pairs = zip(legal, figures, strict=False)
     choices = tuple(Choice((move,), f"Coup n° {i + 1}", value) for i, (move, value) in enumerate(pairs))
     return Found(slug, state, seat, Candidate("essai", choices, "points", 2.0, True, why="Le premier coup garde tout."))
 
