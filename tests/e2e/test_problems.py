@@ -45,6 +45,7 @@ def test_a_player_solves_the_problem_of_the_day_by_touching_the_card(live_site, 
     where[0] = "problème"
     expect(page.get_by_role("heading", name="C'est à toi de jouer : que fais-tu ?")).to_be_visible()
     expect(page.get_by_test_id("problem-choices").get_by_role("button")).to_have_count(3)
+    page.wait_for_load_state("load")  # the deferred scripts that turn a touched card into its answer have run
     page.locator(f'#table-hand [data-card="{best_card}"]').click()
     expect(page.get_by_test_id("problem-verdict")).to_contain_text("Bien joué")
     expect(page.get_by_test_id("problem-why")).to_contain_text("ne sert à aucune combinaison")
