@@ -85,6 +85,14 @@ def match_options(slug: str, limit: str | None) -> dict:
 
 ORACLE = 4  # the Expert's search on the true deal: an all-seeing player, the ceiling of a race
 HAND_READER = 5  # the Expert's search knowing the other hands but not the stock's order
+# What part of the Reader's edge comes from what (Gin): the Reader searching only what the Expert searches (the
+# draws and the knock), and the Expert's guessed hands kept only where the other's deadwood is his true one, give
+# or take DEADWOOD_TOLERANCE points, searching its discards too.
+READER_DRAWS = 6
+DEADWOOD_READER = 7
+DEADWOOD_TOLERANCE = 2
+DEADWOOD_TRIES = 40
+ANALYSIS_LEVELS = (ORACLE, HAND_READER, READER_DRAWS, DEADWOOD_READER)
 
 
 def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, budget, state=None) -> dict:
@@ -93,13 +101,16 @@ def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, 
         return reference.choose(game.info.slug, view, legal, rng)
     if level == ORACLE and game.info.slug == "thanasis":
         return race_oracle.choose(state, view, legal)
-    if level in (ORACLE, HAND_READER):
-        return all_seeing(game, state, view, legal, rng, budget, stock_known=level == ORACLE)
+    if level in (ORACLE, HAND_READER, READER_DRAWS):
+        return all_seeing(game, state, view, legal, rng, budget, stock_known=level == ORACLE,
+                          search_discards=level != READER_DRAWS)
+    if level == DEADWOOD_READER:
+        return deadwood_reader(game, state, view, legal, rng, budget)
     return bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
 
 
 def all_seeing(game, state: dict, view: dict, legal: list[dict], rng: random.Random, budget,
-               stock_known: bool = True) -> dict:
+               stock_known: bool = True, search_discards: bool = True) -> dict:
     """The Expert's move when its playouts are dealt the true hidden cards (other hands, and the stock's order
     if `stock_known`, else shuffled anew each time) instead of guesses: what knowledge is worth with the same
     search (Gin, whose search deals hands and stock)."""
@@ -116,13 +127,41 @@ def all_seeing(game, state: dict, view: dict, legal: list[dict], rng: random.Ran
 
     seeing = copy.copy(bots.adapter_for(game.info.slug))
     seeing.determinize = truth
-    if hasattr(seeing, "search_kinds"):  # seeing the cards, it searches every decision (Gin: its discards too)
+    if search_discards and hasattr(seeing, "search_kinds"):  # seeing the cards, it searches its discards too
         seeing.search_kinds = frozenset({"draw", "discard", "end"})
     return bot_levels.decide(seeing, view, bots.Moves(legal), 3, rng, budget)
 
 
+def deadwood_reader(game, state: dict, view: dict, legal: list[dict], rng: random.Random, budget) -> dict:
+    """The Expert told only the other hand's deadwood (heads-up Gin): of its guessed deals it keeps one where the
+    other's deadwood is within DEADWOOD_TOLERANCE of the truth (the closest of DEADWOOD_TRIES otherwise), and it
+    searches its discards too."""
+    if len(legal) == 1:
+        return legal[0]
+    adapter = bots.adapter_for(game.info.slug)
+    other = 1 - view["seat"]
+    truth = adapter.deadwood(state["hands"][other], None)
+    guess = adapter.determinize
+
+    def close_to_truth(v, know, key, r):
+        tries = []
+        for _ in range(DEADWOOD_TRIES):
+            world = guess(v, know, key, r)
+            gap = abs(adapter.deadwood(world["hands"][other], key) - truth)
+            if gap <= DEADWOOD_TOLERANCE:
+                return world
+            tries.append((gap, len(tries), world))
+        return min(tries)[2]
+
+    reading = copy.copy(adapter)
+    reading.determinize = close_to_truth
+    reading.search_kinds = frozenset({"draw", "discard", "end"})
+    return bot_levels.decide(reading, view, bots.Moves(legal), 3, rng, budget)
+
+
 def name(level: int) -> str:
-    return {reference.REFERENCE: "Ref", ORACLE: "Oracle", HAND_READER: "Reader"}.get(level, f"L{level}")
+    return {reference.REFERENCE: "Ref", ORACLE: "Oracle", HAND_READER: "Reader", READER_DRAWS: "Reader-draws",
+            DEADWOOD_READER: "DW-reader"}.get(level, f"L{level}")
 
 
 def play_match(task: tuple) -> dict:
@@ -208,7 +247,7 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
             results = progress(pool.imap_unordered(worker, tasks, chunksize=1), len(tasks))
     else:
         results = progress(map(worker, tasks), len(tasks))
-    summary = {k: {level: [] for level in (0, 1, 2, 3, ORACLE, HAND_READER)} for k in ("wall", "cpu", "turn")}
+    summary = {k: {level: [] for level in (0, 1, 2, 3, *ANALYSIS_LEVELS)} for k in ("wall", "cpu", "turn")}
     summary["pairs"] = {}
     for r in results:
         entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
