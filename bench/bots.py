@@ -39,7 +39,7 @@ from collections import Counter
 from multiprocessing import Pool
 
 from bench import race_oracle, reference
-from engine import bots, games
+from engine import bots, games, melds
 from engine.bots import levels as bot_levels
 
 GAMES = ("thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel", "rummikub")
@@ -92,7 +92,20 @@ READER_DRAWS = 6
 DEADWOOD_READER = 7
 DEADWOOD_TOLERANCE = 2
 DEADWOOD_TRIES = 40
-ANALYSIS_LEVELS = (ORACLE, HAND_READER, READER_DRAWS, DEADWOOD_READER)
+# Whether the Expert's search buys anything in a one-round Gin race: a player with no search, its draws and discards
+# chosen by the deadwood expected after the next draw (the knock as the Expert's), `race_move`.
+RACE_RULES = 8
+RACE_CANDIDATES = 5  # discards weighed, best first in the Confirmé's order, within CANDIDATE_MARGIN of the best
+# What not feeding the other's melds is worth, and how much of it a reading of public information recovers: the
+# race-rules player counting, against each discard, the deadwood it takes off the other hand when it completes a
+# meld there, in the true hand (FEED_ORACLE) or on average over guessed hands (FEED_GUESS: `FEED_SAMPLES` deals of
+# the Expert's, those where no card of the discard pile would make a meld with his hand kept first).
+FEED_ORACLE = 9
+FEED_GUESS = 10
+FEED_SAMPLES = 30
+FEED_KEPT_AT_LEAST = 10
+FEED_GUESS_WEIGHT = 0.5  # of 0.2, 0.5 and 1.0 (800 matches each), the best
+ANALYSIS_LEVELS = (ORACLE, HAND_READER, READER_DRAWS, DEADWOOD_READER, RACE_RULES, FEED_ORACLE, FEED_GUESS)
 
 
 def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, budget, state=None) -> dict:
@@ -106,6 +119,9 @@ def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, 
                           search_discards=level != READER_DRAWS)
     if level == DEADWOOD_READER:
         return deadwood_reader(game, state, view, legal, rng, budget)
+    if level in (RACE_RULES, FEED_ORACLE, FEED_GUESS):
+        feed = {RACE_RULES: None, FEED_ORACLE: true_feed, FEED_GUESS: guessed_feed}[level]
+        return race_move(game, view, legal, rng, budget, state, feed)
     return bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
 
 
@@ -159,9 +175,90 @@ def deadwood_reader(game, state: dict, view: dict, legal: list[dict], rng: rando
     return bot_levels.decide(reading, view, bots.Moves(legal), 3, rng, budget)
 
 
+def expected_after_draw(adapter, hand: list[str], unseen: list[str]) -> float:
+    """The least deadwood `hand` is expected to hold after one more blind draw and the greedy discard."""
+    return sum(adapter.step(hand, card, None)[1] for card in unseen) / max(1, len(unseen))
+
+
+def completes_meld(adapter, hand: list[str], card: str) -> bool:
+    """Whether `card` makes a meld with two cards of `hand` (Gin)."""
+    rules = adapter.rules(None)
+    partners = [c for c in hand if adapter.partial_outs(c, card)]
+    return any(melds.is_valid_meld([a, b, card], rules) for i, a in enumerate(partners) for b in partners[i + 1:])
+
+
+def meld_feed(adapter, hand: list[str], card: str) -> int:
+    """The deadwood `card` takes off `hand` when it completes a meld there (the greedy discard after it), else 0."""
+    if not completes_meld(adapter, hand, card):
+        return 0
+    return adapter.deadwood(hand, None) - adapter.step(hand, card, None)[1]
+
+
+def true_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], rng) -> dict[str, float]:
+    other = list(state["hands"][1 - view["seat"]])
+    return {c: float(meld_feed(adapter, other, c)) for c in cards_weighed}
+
+
+def guessed_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], rng) -> dict[str, float]:
+    """`meld_feed` averaged over guessed hands, those where no card of the pile makes a meld kept first (a card he
+    threw or let go by did not complete one)."""
+    other = 1 - view["seat"]
+    pile = list(know.discard_pile)
+    guesses = []
+    for index in range(FEED_SAMPLES):
+        hand = adapter.determinize(view, know, None, rng)["hands"][other]
+        guesses.append((sum(completes_meld(adapter, hand, c) for c in pile), index, hand))
+    guesses.sort()
+    kept = [hand for bad, _i, hand in guesses if bad == 0]
+    if len(kept) < FEED_KEPT_AT_LEAST:
+        kept = [hand for _bad, _i, hand in guesses[:FEED_KEPT_AT_LEAST]]
+    return {c: FEED_GUESS_WEIGHT * sum(meld_feed(adapter, hand, c) for hand in kept) / len(kept)
+            for c in cards_weighed}
+
+
+def race_move(game, view: dict, legal: list[dict], rng: random.Random, budget, state=None, feed=None) -> dict:
+    """The race-rules player (Gin): it takes the upcard when the deadwood it leaves is no more than a blind draw is
+    expected to leave, and throws, of the Confirmé's first `RACE_CANDIDATES` discards, the one whose hand is
+    expected to hold the least deadwood after the next draw (plus the Confirmé's feeding risk, and what `feed`
+    counts against each); it knocks as the Expert does."""
+    from engine.bots.gin import CANDIDATE_MARGIN
+
+    if len(legal) == 1:
+        return legal[0]
+    adapter = bots.adapter_for(game.info.slug)
+    moves = bots.Moves(legal)
+    know = adapter.knowledge(view)
+    unseen = know.extra["unseen"] = adapter.unseen(know)
+    take, blind = moves.first("take_discard"), moves.first("draw_stock") or moves.first("pass")
+    if take is not None and blind is not None and know.top is not None:
+        kept = adapter.step(know.hand, know.top, None, taken=know.top)[1]
+        return take if kept <= expected_after_draw(adapter, know.hand, unseen) else blind
+    options = moves.by_card("discard")
+    if moves.has("knock") or not options:
+        return decide(game, view, legal, 3, rng, budget)
+    left = adapter.discards(know.hand, None)
+    risks = adapter.discard_risks(know, list(options), None)
+    order = bot_levels.confirmed_order(adapter, know, list(options), None)
+    weighed = [c for c in order[:RACE_CANDIDATES] if left[c] <= left[order[0]] + CANDIDATE_MARGIN]
+    fed = feed(adapter, state, view, know, weighed, rng) if feed is not None and len(weighed) > 1 else {}
+    best = min(weighed, key=lambda c: expected_after_draw(adapter, [x for x in know.hand if x != c], unseen)
+               + risks.get(c, 0.0) + fed.get(c, 0.0))
+    return options[best]
+
+
 def name(level: int) -> str:
     return {reference.REFERENCE: "Ref", ORACLE: "Oracle", HAND_READER: "Reader", READER_DRAWS: "Reader-draws",
-            DEADWOOD_READER: "DW-reader"}.get(level, f"L{level}")
+            DEADWOOD_READER: "DW-reader", RACE_RULES: "Race-rules", FEED_ORACLE: "Feed-oracle",
+            FEED_GUESS: "Feed-guess"}.get(level, f"L{level}")
+
+
+def round_winner(row: dict) -> int | None:
+    """Who won a history row: its `winner`, or in Gin the undercutter, else the knocker."""
+    if row.get("winner") is not None:
+        return row["winner"]
+    if row.get("undercutter") is not None:
+        return row["undercutter"]
+    return row.get("knocker")
 
 
 def play_match(task: tuple) -> dict:
@@ -175,6 +272,8 @@ def play_match(task: tuple) -> dict:
     wall = {strong: [], weak: []}
     cpu = {strong: [], weak: []}
     turn = {strong: [], weak: []}  # CPU of legal_moves + view + decision: the whole bot turn on the server
+    fed = {strong: [0, 0], weak: [0, 0]}  # Gin: discards, and those that make a meld with two of the other's cards
+    adapter = bots.adapter_for(slug) if slug == "gin" else None
     step = 0
     while game.result(state) is None and step < max_steps:
         to_act = game.to_act(state)
@@ -189,6 +288,9 @@ def play_match(task: tuple) -> dict:
             t0, c0 = time.perf_counter(), time.thread_time()
             move = decide(game, view, legal, levels[seat], rng, budget, state)
             elapsed, used = time.perf_counter() - t0, time.thread_time() - c0
+            if slug == "gin" and move.get("action") == "discard":
+                fed[levels[seat]][0] += 1
+                fed[levels[seat]][1] += completes_meld(adapter, state["hands"][1 - seat], move["card"])
             if len(legal) > 1:
                 wall[levels[seat]].append(elapsed * 1000)
                 cpu[levels[seat]].append(used * 1000)
@@ -202,10 +304,10 @@ def play_match(task: tuple) -> dict:
         winners = result["winners"]
         score = 1.0 if winners == [strong_seat] else (0.5 if strong_seat in winners else 0.0)
         stalled = False
-    endings = Counter((row["ending"], "strong" if row.get("winner") == strong_seat else "weak")
-                      for row in state["history"] if row.get("ending") and row.get("winner") is not None)
+    endings = Counter((row["ending"], "strong" if round_winner(row) == strong_seat else "weak")
+                      for row in state["history"] if row.get("ending") and round_winner(row) is not None)
     return {"pair": (strong, weak), "score": score, "wall": wall, "cpu": cpu, "turn": turn, "rounds": state["round"],
-            "steps": step, "stalled": stalled, "endings": endings,
+            "steps": step, "stalled": stalled, "endings": endings, "fed": fed,
             "round_points": round_points(state["history"], strong_seat)}
 
 
@@ -251,13 +353,17 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
     summary["pairs"] = {}
     for r in results:
         entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
-                                                        "stalled": 0, "endings": Counter(), "points": Counter()})
+                                                        "stalled": 0, "endings": Counter(), "points": Counter(),
+                                                        "fed": {level: [0, 0] for level in r["pair"]}})
         entry["score"] += r["score"]
         entry["n"] += 1
         entry["rounds"] += r["rounds"]
         entry["steps"] += r["steps"]
         entry["stalled"] += r["stalled"]
         entry["endings"].update(r["endings"])
+        for level, (thrown, feeding) in (r.get("fed") or {}).items():
+            entry["fed"][level][0] += thrown
+            entry["fed"][level][1] += feeding
         entry["points"].update(r.get("round_points") or {})
         for level in r["cpu"]:
             summary["wall"][level].extend(r["wall"][level])
@@ -435,16 +541,20 @@ def main(argv=None) -> int:
             endings = ", ".join(f"{ending} by {name(s if who == 'strong' else w)}: {n}"
                                 for (ending, who), n in sorted(e["endings"].items()))
             print(f"    round endings: {endings}")
+        fed = {level: counts for level, counts in e["fed"].items() if counts[0]}
+        if fed:
+            print("    discards making a meld with two of the other's cards: " + ", ".join(
+                f"{name(level)} {feeding / thrown:.1%} of {thrown}" for level, (thrown, feeding) in fed.items()))
         points = e["points"]
         if points.get("rounds"):
             print(f"    points per round (the game's count): {name(s)} {points['strong'] / points['rounds']:.2f}, "
                   f"{name(w)} {points['weak'] / points['rounds']:.2f} over {points['rounds']} rounds")
     p99 = {}
-    for level in (1, 2, 3):
+    for level in (1, 2, 3, RACE_RULES, FEED_ORACLE, FEED_GUESS):
         ts, cs = summary["wall"][level], summary["cpu"][level]
         if ts:
             p99[level] = percentile(cs, 99)
-            print(f"  L{level} decision time over {len(ts)} decisions: CPU p50 {percentile(cs, 50):.2f} ms, "
+            print(f"  {name(level)} decision time over {len(ts)} decisions: CPU p50 {percentile(cs, 50):.2f} ms, "
                   f"p99 {p99[level]:.2f} ms, max {max(cs):.1f} ms; wall p50 {percentile(ts, 50):.2f} ms, "
                   f"p99 {percentile(ts, 99):.2f} ms, max {max(ts):.1f} ms")
             us = summary["turn"][level]

@@ -1,6 +1,8 @@
-"""The ladder's analysis players for Gin (bench.bots): the Reader searching only the draws and the knock, and the
-Expert told the other's deadwood. Each plays a whole one-round match against the reference with legal moves only,
-and the deadwood reader's guessed deals are the ones close to the truth."""
+"""The ladder's analysis players for Gin (bench.bots): the Reader searching only the draws and the knock, the
+Expert told the other's deadwood, the race-rules player and its two feed-counting variants. Each plays a whole
+one-round match against the reference with legal moves only; the deadwood reader's guessed deals are the ones close
+to the truth; the race-rules player takes the upcard exactly when it leaves no more deadwood than a blind draw is
+expected to; a discard counts as feeding the other exactly when it makes a meld with two of his cards."""
 
 import random
 
@@ -8,13 +10,17 @@ import pytest
 
 from bench import bots as bench_bots
 from engine import bots, games
+from engine.bots import levels as bot_levels
 
 
-@pytest.mark.parametrize("level", [bench_bots.READER_DRAWS, bench_bots.DEADWOOD_READER])
+@pytest.mark.parametrize("level", [bench_bots.READER_DRAWS, bench_bots.DEADWOOD_READER, bench_bots.RACE_RULES,
+                                   bench_bots.FEED_ORACLE, bench_bots.FEED_GUESS])
 def test_an_analysis_player_plays_a_whole_one_round_match(level):
     result = bench_bots.play_match(("gin", 3, level, 0, {"match": "1"}, 8, bench_bots.MAX_STEPS))
     assert result["pair"] == (level, 0) and not result["stalled"] and result["score"] in (0.0, 0.5, 1.0)
-    assert bench_bots.name(level) in ("Reader-draws", "DW-reader")
+    assert bench_bots.name(level) in ("Reader-draws", "DW-reader", "Race-rules", "Feed-oracle", "Feed-guess")
+    thrown, feeding = result["fed"][level]
+    assert thrown >= 1 and 0 <= feeding <= thrown
 
 
 def test_the_deadwood_reader_searches_deals_close_to_the_others_true_deadwood(monkeypatch):
@@ -39,3 +45,47 @@ def test_the_deadwood_reader_searches_deals_close_to_the_others_true_deadwood(mo
     assert move in legal
     close = [d for d in searched if abs(d - truth) <= bench_bots.DEADWOOD_TOLERANCE]
     assert searched and len(close) >= len(searched) * 0.8
+
+
+def test_the_race_rules_player_draws_by_the_deadwood_a_blind_draw_is_expected_to_leave():
+    game = games.get("gin")
+    adapter = bots.adapter_for("gin")
+    draws = discards = 0
+    for index in range(6):
+        state = game.new_match(seats=2, options={"match": "1"}, seed=f"race:{index}")
+        rng = random.Random(index)
+        while game.result(state) is None and state["phase"] != "ROUND_OVER":
+            seat = game.to_act(state)[0]
+            legal = game.legal_moves(state, seat)
+            view = game.view(state, seat)
+            move = bench_bots.race_move(game, view, legal, rng, 8)
+            assert any(m["action"] == move["action"] and m.get("card") == move.get("card") for m in legal)
+            moves = bots.Moves(legal)
+            know = adapter.knowledge(view)
+            if moves.has("take_discard") and moves.has("draw_stock"):
+                kept = adapter.step(know.hand, know.top, None, taken=know.top)[1]
+                blind = bench_bots.expected_after_draw(adapter, know.hand, adapter.unseen(know))
+                assert (move["action"] == "take_discard") == (kept <= blind)
+                draws += 1
+            elif move["action"] == "discard" and not moves.has("knock"):
+                order = bot_levels.confirmed_order(adapter, know, list(moves.by_card("discard")), None)
+                assert move["card"] in order[:bench_bots.RACE_CANDIDATES]
+                discards += 1
+            state, _ = game.apply(state, seat, move)
+    assert draws >= 10 and discards >= 10
+
+
+def test_a_gin_rounds_winner_is_the_undercutter_else_the_knocker():
+    assert bench_bots.round_winner({"ending": "knock", "knocker": 1, "undercutter": None}) == 1
+    assert bench_bots.round_winner({"ending": "undercut", "knocker": 1, "undercutter": 0}) == 0
+    assert bench_bots.round_winner({"ending": "out", "winner": 2}) == 2
+
+
+def test_a_discard_feeds_the_other_hand_by_the_deadwood_the_meld_it_completes_takes_off():
+    adapter = bots.adapter_for("gin")
+    hand = ["7S1", "7H1", "2C1", "9D1", "KD1", "QS1", "4H1", "JC1", "3S1", "5C1"]
+    assert bench_bots.completes_meld(adapter, hand, "7D1")
+    assert not bench_bots.completes_meld(adapter, hand, "8D1")
+    assert bench_bots.meld_feed(adapter, hand, "8D1") == 0
+    # the two sevens join a meld and a ten-point card is thrown after: 14 + 10 points
+    assert bench_bots.meld_feed(adapter, hand, "7D1") == 24
