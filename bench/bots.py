@@ -32,6 +32,7 @@ import argparse
 import copy
 import hashlib
 import math
+import os
 import random
 import sys
 import time
@@ -105,7 +106,14 @@ FEED_GUESS = 10
 FEED_SAMPLES = 30
 FEED_KEPT_AT_LEAST = 10
 FEED_GUESS_WEIGHT = 0.5  # of 0.2, 0.5 and 1.0 (800 matches each), the best
-ANALYSIS_LEVELS = (ORACLE, HAND_READER, READER_DRAWS, DEADWOOD_READER, RACE_RULES, FEED_ORACLE, FEED_GUESS)
+# How good a reading would have to be: the oracle's cost averaged over READING_SAMPLES hands in which each of his true
+# cards is kept with the chance `--reading` (env BENCH_READING, default READING) and otherwise replaced at random.
+FEED_READING = 11
+READING = 0.5
+READING_SAMPLES = 10
+ANALYSIS_LEVELS = (ORACLE, HAND_READER, READER_DRAWS, DEADWOOD_READER, RACE_RULES, FEED_ORACLE, FEED_GUESS,
+                   FEED_READING)
+GUESSED_SHARE: list[float] = []  # per decision of FEED_GUESS / FEED_READING: the share of his cards its hands hold
 
 
 def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, budget, state=None) -> dict:
@@ -119,8 +127,8 @@ def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, 
                           search_discards=level != READER_DRAWS)
     if level == DEADWOOD_READER:
         return deadwood_reader(game, state, view, legal, rng, budget)
-    if level in (RACE_RULES, FEED_ORACLE, FEED_GUESS):
-        feed = {RACE_RULES: None, FEED_ORACLE: true_feed, FEED_GUESS: guessed_feed}[level]
+    if level in (RACE_RULES, FEED_ORACLE, FEED_GUESS, FEED_READING):
+        feed = {RACE_RULES: None, FEED_ORACLE: true_feed, FEED_GUESS: guessed_feed, FEED_READING: read_feed}[level]
         return race_move(game, view, legal, rng, budget, state, feed)
     return bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
 
@@ -199,6 +207,30 @@ def true_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], 
     return {c: float(meld_feed(adapter, other, c)) for c in cards_weighed}
 
 
+def read_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], rng) -> dict[str, float]:
+    """The oracle's cost averaged over hands read with the accuracy `reading()`: each of his cards kept with that
+    chance, the others replaced by cards he might hold."""
+    truth = list(state["hands"][1 - view["seat"]])
+    unseen = [c for c in know.extra["unseen"] if c not in truth]
+    hands = []
+    for _ in range(READING_SAMPLES):
+        kept = [c for c in truth if rng.random() < reading()]
+        pool = unseen + [c for c in truth if c not in kept]
+        rng.shuffle(pool)
+        hands.append(kept + pool[:len(truth) - len(kept)])
+    note_guesses(hands, truth)
+    return {c: sum(meld_feed(adapter, hand, c) for hand in hands) / len(hands) for c in cards_weighed}
+
+
+def reading() -> float:
+    return float(os.environ.get("BENCH_READING", READING))
+
+
+def note_guesses(hands: list[list[str]], truth: list[str]) -> None:
+    held = set(truth)
+    GUESSED_SHARE.append(sum(len(held.intersection(hand)) for hand in hands) / (len(hands) * max(1, len(held))))
+
+
 def guessed_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], rng) -> dict[str, float]:
     """`meld_feed` averaged over guessed hands, those where no card of the pile makes a meld kept first (a card he
     threw or let go by did not complete one)."""
@@ -212,6 +244,7 @@ def guessed_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str
     kept = [hand for bad, _i, hand in guesses if bad == 0]
     if len(kept) < FEED_KEPT_AT_LEAST:
         kept = [hand for _bad, _i, hand in guesses[:FEED_KEPT_AT_LEAST]]
+    note_guesses(kept, list(state["hands"][other]))
     return {c: FEED_GUESS_WEIGHT * sum(meld_feed(adapter, hand, c) for hand in kept) / len(kept)
             for c in cards_weighed}
 
@@ -249,7 +282,7 @@ def race_move(game, view: dict, legal: list[dict], rng: random.Random, budget, s
 def name(level: int) -> str:
     return {reference.REFERENCE: "Ref", ORACLE: "Oracle", HAND_READER: "Reader", READER_DRAWS: "Reader-draws",
             DEADWOOD_READER: "DW-reader", RACE_RULES: "Race-rules", FEED_ORACLE: "Feed-oracle",
-            FEED_GUESS: "Feed-guess"}.get(level, f"L{level}")
+            FEED_GUESS: "Feed-guess", FEED_READING: "Feed-reading"}.get(level, f"L{level}")
 
 
 def round_winner(row: dict) -> int | None:
@@ -272,6 +305,7 @@ def play_match(task: tuple) -> dict:
     wall = {strong: [], weak: []}
     cpu = {strong: [], weak: []}
     turn = {strong: [], weak: []}  # CPU of legal_moves + view + decision: the whole bot turn on the server
+    GUESSED_SHARE.clear()
     fed = {strong: [0, 0], weak: [0, 0]}  # Gin: discards, and those that make a meld with two of the other's cards
     adapter = bots.adapter_for(slug) if slug == "gin" else None
     step = 0
@@ -307,7 +341,7 @@ def play_match(task: tuple) -> dict:
     endings = Counter((row["ending"], "strong" if round_winner(row) == strong_seat else "weak")
                       for row in state["history"] if row.get("ending") and round_winner(row) is not None)
     return {"pair": (strong, weak), "score": score, "wall": wall, "cpu": cpu, "turn": turn, "rounds": state["round"],
-            "steps": step, "stalled": stalled, "endings": endings, "fed": fed,
+            "steps": step, "stalled": stalled, "endings": endings, "fed": fed, "guessed": list(GUESSED_SHARE),
             "round_points": round_points(state["history"], strong_seat)}
 
 
@@ -354,13 +388,15 @@ def run(slug: str, matches: int, jobs: int, pairs, options: dict, budget, first:
     for r in results:
         entry = summary["pairs"].setdefault(r["pair"], {"score": 0.0, "n": 0, "rounds": 0, "steps": 0,
                                                         "stalled": 0, "endings": Counter(), "points": Counter(),
-                                                        "fed": {level: [0, 0] for level in r["pair"]}})
+                                                        "fed": {level: [0, 0] for level in r["pair"]},
+                                                        "guessed": []})
         entry["score"] += r["score"]
         entry["n"] += 1
         entry["rounds"] += r["rounds"]
         entry["steps"] += r["steps"]
         entry["stalled"] += r["stalled"]
         entry["endings"].update(r["endings"])
+        entry["guessed"].extend(r.get("guessed") or ())
         for level, (thrown, feeding) in (r.get("fed") or {}).items():
             entry["fed"][level][0] += thrown
             entry["fed"][level][1] += feeding
@@ -507,9 +543,14 @@ def main(argv=None) -> int:
     parser.add_argument("--iterations", type=int, default=None,
                         help="level 3 determinizations (default: the production budget)")
     parser.add_argument("--first", type=int, default=0, help="index of the first match seed")
+    parser.add_argument("--reading", type=float, default=None,
+                        help=f"Gin, level {FEED_READING}: the chance each of his cards is read right "
+                             f"(default {READING})")
     parser.add_argument("--max-steps", type=int, default=MAX_STEPS, help="moves before a match counts as a draw")
     args = parser.parse_args(argv)
     matches = 20 if args.quick else args.matches
+    if args.reading is not None:
+        os.environ["BENCH_READING"] = str(args.reading)  # the worker processes inherit it
     l3_matches = 20 if args.quick else args.l3_matches
     pairs = [tuple(int(x) for x in p.split("-")) for p in args.pairs.split(",")]
     try:
@@ -545,12 +586,15 @@ def main(argv=None) -> int:
         if fed:
             print("    discards making a meld with two of the other's cards: " + ", ".join(
                 f"{name(level)} {feeding / thrown:.1%} of {thrown}" for level, (thrown, feeding) in fed.items()))
+        if e["guessed"]:
+            print(f"    his cards in {name(s)}'s hands of him: {sum(e['guessed']) / len(e['guessed']):.1%} "
+                  f"({len(e['guessed'])} decisions)")
         points = e["points"]
         if points.get("rounds"):
             print(f"    points per round (the game's count): {name(s)} {points['strong'] / points['rounds']:.2f}, "
                   f"{name(w)} {points['weak'] / points['rounds']:.2f} over {points['rounds']} rounds")
     p99 = {}
-    for level in (1, 2, 3, RACE_RULES, FEED_ORACLE, FEED_GUESS):
+    for level in (1, 2, 3, RACE_RULES, FEED_ORACLE, FEED_GUESS, FEED_READING):
         ts, cs = summary["wall"][level], summary["cpu"][level]
         if ts:
             p99[level] = percentile(cs, 99)

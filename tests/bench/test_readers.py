@@ -1,8 +1,9 @@
 """The ladder's analysis players for Gin (bench.bots): the Reader searching only the draws and the knock, the
-Expert told the other's deadwood, the race-rules player and its two feed-counting variants. Each plays a whole
+Expert told the other's deadwood, the race-rules player and its three feed-counting variants. Each plays a whole
 one-round match against the reference with legal moves only; the deadwood reader's guessed deals are the ones close
 to the truth; the race-rules player takes the upcard exactly when it leaves no more deadwood than a blind draw is
-expected to; a discard counts as feeding the other exactly when it makes a meld with two of his cards."""
+expected to; a discard counts as feeding the other exactly when it makes a meld with two of his cards; a reading
+that gets every card right counts what the oracle counts, and a blind one holds his cards only by chance."""
 
 import random
 
@@ -14,11 +15,12 @@ from engine.bots import levels as bot_levels
 
 
 @pytest.mark.parametrize("level", [bench_bots.READER_DRAWS, bench_bots.DEADWOOD_READER, bench_bots.RACE_RULES,
-                                   bench_bots.FEED_ORACLE, bench_bots.FEED_GUESS])
+                                   bench_bots.FEED_ORACLE, bench_bots.FEED_GUESS, bench_bots.FEED_READING])
 def test_an_analysis_player_plays_a_whole_one_round_match(level):
     result = bench_bots.play_match(("gin", 3, level, 0, {"match": "1"}, 8, bench_bots.MAX_STEPS))
     assert result["pair"] == (level, 0) and not result["stalled"] and result["score"] in (0.0, 0.5, 1.0)
-    assert bench_bots.name(level) in ("Reader-draws", "DW-reader", "Race-rules", "Feed-oracle", "Feed-guess")
+    assert bench_bots.name(level) in ("Reader-draws", "DW-reader", "Race-rules", "Feed-oracle", "Feed-guess",
+                                      "Feed-reading")
     thrown, feeding = result["fed"][level]
     assert thrown >= 1 and 0 <= feeding <= thrown
 
@@ -89,3 +91,24 @@ def test_a_discard_feeds_the_other_hand_by_the_deadwood_the_meld_it_completes_ta
     assert bench_bots.meld_feed(adapter, hand, "8D1") == 0
     # the two sevens join a meld and a ten-point card is thrown after: 14 + 10 points
     assert bench_bots.meld_feed(adapter, hand, "7D1") == 24
+
+
+@pytest.mark.parametrize("accuracy", [1.0, 0.0])
+def test_a_reading_as_good_as_the_truth_counts_what_the_oracle_counts(monkeypatch, accuracy):
+    monkeypatch.setenv("BENCH_READING", str(accuracy))
+    game = games.get("gin")
+    adapter = bots.adapter_for("gin")
+    state = game.new_match(seats=2, options={"match": "1"}, seed="reading")
+    seat = game.to_act(state)[0]
+    view = game.view(state, seat)
+    know = adapter.knowledge(view)
+    know.extra["unseen"] = adapter.unseen(know)
+    weighed = list(know.hand)
+    bench_bots.GUESSED_SHARE.clear()
+    read = bench_bots.read_feed(adapter, state, view, know, weighed, random.Random(3))
+    (share,) = bench_bots.GUESSED_SHARE
+    if accuracy == 1.0:
+        assert share == 1.0
+        assert read == bench_bots.true_feed(adapter, state, view, know, weighed, random.Random(3))
+    else:  # cards drawn at random among those he might hold: about 10 in 41 right
+        assert share < 0.5
