@@ -39,7 +39,7 @@ import time
 from collections import Counter
 from multiprocessing import Pool
 
-from bench import race_oracle, reference
+from bench import gin_reading, race_oracle, reference
 from engine import bots, games, melds
 from engine.bots import levels as bot_levels
 
@@ -109,10 +109,13 @@ FEED_GUESS_WEIGHT = 0.5  # of 0.2, 0.5 and 1.0 (800 matches each), the best
 # How good a reading would have to be: the oracle's cost averaged over READING_SAMPLES hands in which each of his true
 # cards is kept with the chance `--reading` (env BENCH_READING, default READING) and otherwise replaced at random.
 FEED_READING = 11
+# The same cost averaged over hands read from the round's public moves by a particle filter (`bench.gin_reading`).
+FEED_FILTER = 12
+FILTER_HANDS = 30
 READING = 0.5
 READING_SAMPLES = 10
 ANALYSIS_LEVELS = (ORACLE, HAND_READER, READER_DRAWS, DEADWOOD_READER, RACE_RULES, FEED_ORACLE, FEED_GUESS,
-                   FEED_READING)
+                   FEED_READING, FEED_FILTER)
 GUESSED_SHARE: list[float] = []  # per decision of FEED_GUESS / FEED_READING: the share of his cards its hands hold
 
 
@@ -127,8 +130,9 @@ def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, 
                           search_discards=level != READER_DRAWS)
     if level == DEADWOOD_READER:
         return deadwood_reader(game, state, view, legal, rng, budget)
-    if level in (RACE_RULES, FEED_ORACLE, FEED_GUESS, FEED_READING):
-        feed = {RACE_RULES: None, FEED_ORACLE: true_feed, FEED_GUESS: guessed_feed, FEED_READING: read_feed}[level]
+    if level in (RACE_RULES, FEED_ORACLE, FEED_GUESS, FEED_READING, FEED_FILTER):
+        feed = {RACE_RULES: None, FEED_ORACLE: true_feed, FEED_GUESS: guessed_feed, FEED_READING: read_feed,
+                FEED_FILTER: filtered_feed}[level]
         return race_move(game, view, legal, rng, budget, state, feed)
     return bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
 
@@ -222,6 +226,13 @@ def read_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], 
     return {c: sum(meld_feed(adapter, hand, c) for hand in hands) / len(hands) for c in cards_weighed}
 
 
+def filtered_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], rng) -> dict[str, float]:
+    """The oracle's cost averaged over hands the particle filter reads from the round's public moves."""
+    hands = rng.sample(gin_reading.read(view["seat"], rng), FILTER_HANDS)
+    note_guesses(hands, list(state["hands"][1 - view["seat"]]))
+    return {c: sum(meld_feed(adapter, hand, c) for hand in hands) / len(hands) for c in cards_weighed}
+
+
 def reading() -> float:
     return float(os.environ.get("BENCH_READING", READING))
 
@@ -282,7 +293,7 @@ def race_move(game, view: dict, legal: list[dict], rng: random.Random, budget, s
 def name(level: int) -> str:
     return {reference.REFERENCE: "Ref", ORACLE: "Oracle", HAND_READER: "Reader", READER_DRAWS: "Reader-draws",
             DEADWOOD_READER: "DW-reader", RACE_RULES: "Race-rules", FEED_ORACLE: "Feed-oracle",
-            FEED_GUESS: "Feed-guess", FEED_READING: "Feed-reading"}.get(level, f"L{level}")
+            FEED_GUESS: "Feed-guess", FEED_READING: "Feed-reading", FEED_FILTER: "Feed-filter"}.get(level, f"L{level}")
 
 
 def round_winner(row: dict) -> int | None:
@@ -308,11 +319,15 @@ def play_match(task: tuple) -> dict:
     GUESSED_SHARE.clear()
     fed = {strong: [0, 0], weak: [0, 0]}  # Gin: discards, and those that make a meld with two of the other's cards
     adapter = bots.adapter_for(slug) if slug == "gin" else None
+    if adapter is not None:
+        gin_reading.LOG.start(state)
     step = 0
     while game.result(state) is None and step < max_steps:
         to_act = game.to_act(state)
         if not to_act:  # ROUND_OVER: the table service plays « Manche suivante »
             state, _ = game.apply(state, state["active"][0], {"action": "next_round"})
+            if adapter is not None:
+                gin_reading.LOG.start(state)
             continue
         for seat in to_act:
             t_turn = time.thread_time()
@@ -329,7 +344,10 @@ def play_match(task: tuple) -> dict:
                 wall[levels[seat]].append(elapsed * 1000)
                 cpu[levels[seat]].append(used * 1000)
                 turn[levels[seat]].append((time.thread_time() - t_turn) * 1000)
+            before = state
             state, _ = game.apply(state, seat, move)
+            if adapter is not None:
+                gin_reading.LOG.record(before, seat, move, state)
             step += 1
     result = game.result(state)
     if result is None:
@@ -594,7 +612,7 @@ def main(argv=None) -> int:
             print(f"    points per round (the game's count): {name(s)} {points['strong'] / points['rounds']:.2f}, "
                   f"{name(w)} {points['weak'] / points['rounds']:.2f} over {points['rounds']} rounds")
     p99 = {}
-    for level in (1, 2, 3, RACE_RULES, FEED_ORACLE, FEED_GUESS, FEED_READING):
+    for level in (1, 2, 3, RACE_RULES, FEED_ORACLE, FEED_GUESS, FEED_READING, FEED_FILTER):
         ts, cs = summary["wall"][level], summary["cpu"][level]
         if ts:
             p99[level] = percentile(cs, 99)

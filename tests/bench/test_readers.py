@@ -10,6 +10,7 @@ import random
 import pytest
 
 from bench import bots as bench_bots
+from bench import gin_reading, reference
 from engine import bots, games
 from engine.bots import levels as bot_levels
 
@@ -112,3 +113,33 @@ def test_a_reading_as_good_as_the_truth_counts_what_the_oracle_counts(monkeypatc
         assert read == bench_bots.true_feed(adapter, state, view, know, weighed, random.Random(3))
     else:  # cards drawn at random among those he might hold: about 10 in 41 right
         assert share < 0.5
+
+
+def test_the_particle_reading_holds_what_he_took_and_nothing_this_seat_has_seen_him_lose():
+    game = games.get("gin")
+    reader_seat = None
+    state = game.new_match(seats=2, options={"match": "1"}, seed="particles")
+    gin_reading.LOG.start(state)
+    rng = random.Random(5)
+    for _ in range(24):
+        seat = game.to_act(state)[0]
+        reader_seat = 1 - seat if reader_seat is None else reader_seat
+        legal = game.legal_moves(state, seat)
+        move = reference.choose("gin", game.view(state, seat), legal, rng)
+        before = state
+        state, _ = game.apply(state, seat, move)
+        gin_reading.LOG.record(before, seat, move, state)
+        if game.result(state) is not None:
+            break
+    other = 1 - reader_seat
+    hands = gin_reading.read(reader_seat, random.Random(1))
+    taken = [c for c in state["picked"] if c in state["hands"][other]] if state.get("picked") else []
+    held = set(state["hands"][other])
+    thrown = {card for who, action, card, _top in gin_reading.LOG.moves if who == other and action == "discard"}
+    mine = set(gin_reading.LOG.dealt[reader_seat]) | set(gin_reading.LOG.drawn[reader_seat])
+    thrown, mine = thrown - held, mine - held  # a card may come back to him: he took it from the pile
+    assert len(hands) == gin_reading.PARTICLES
+    for hand in hands:
+        assert len(hand) == len(state["hands"][other])
+        assert set(taken) <= set(hand)
+        assert not set(hand) & thrown and not set(hand) & mine
