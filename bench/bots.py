@@ -109,14 +109,14 @@ FEED_GUESS_WEIGHT = 0.5  # of 0.2, 0.5 and 1.0 (800 matches each), the best
 # How good a reading would have to be: the oracle's cost averaged over READING_SAMPLES hands in which each of his true
 # cards is kept with the chance `--reading` (env BENCH_READING, default READING) and otherwise replaced at random.
 FEED_READING = 11
+READING = 0.5
+READING_SAMPLES = 10
 # The same cost averaged over hands read from the round's public moves by a particle filter (`bench.gin_reading`).
 FEED_FILTER = 12
 FILTER_HANDS = 30
-READING = 0.5
-READING_SAMPLES = 10
 ANALYSIS_LEVELS = (ORACLE, HAND_READER, READER_DRAWS, DEADWOOD_READER, RACE_RULES, FEED_ORACLE, FEED_GUESS,
                    FEED_READING, FEED_FILTER)
-GUESSED_SHARE: list[float] = []  # per decision of FEED_GUESS / FEED_READING: the share of his cards its hands hold
+GUESSED_SHARE: list[float] = []  # per decision of levels 10-12: the share of his cards their hands of him hold
 
 
 def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, budget, state=None) -> dict:
