@@ -42,6 +42,7 @@ from multiprocessing import Pool
 from bench import gin_reading, race_oracle, reference
 from engine import bots, games, melds
 from engine.bots import levels as bot_levels
+from engine.bots.gin import CANDIDATE_MARGIN
 
 GAMES = ("thanasis", "gin", "rami", "rami40", "kalooki", "rami-traditionnel", "rummikub")
 BENCH_DEFAULT_LIMIT: dict[str, str] = {}  # a game's bench match length where it is not the table's default
@@ -206,9 +207,13 @@ def meld_feed(adapter, hand: list[str], card: str) -> int:
     return adapter.deadwood(hand, None) - adapter.step(hand, card, None)[1]
 
 
+def average_feed(adapter, hands: list[list[str]], cards_weighed: list[str], weight: float = 1.0) -> dict[str, float]:
+    """`meld_feed` of each weighed card averaged over `hands`, times `weight`."""
+    return {c: weight * sum(meld_feed(adapter, hand, c) for hand in hands) / len(hands) for c in cards_weighed}
+
+
 def true_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], rng) -> dict[str, float]:
-    other = list(state["hands"][1 - view["seat"]])
-    return {c: float(meld_feed(adapter, other, c)) for c in cards_weighed}
+    return average_feed(adapter, [list(state["hands"][1 - view["seat"]])], cards_weighed)
 
 
 def read_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], rng) -> dict[str, float]:
@@ -223,14 +228,14 @@ def read_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], 
         rng.shuffle(pool)
         hands.append(kept + pool[:len(truth) - len(kept)])
     note_guesses(hands, truth)
-    return {c: sum(meld_feed(adapter, hand, c) for hand in hands) / len(hands) for c in cards_weighed}
+    return average_feed(adapter, hands, cards_weighed)
 
 
 def filtered_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], rng) -> dict[str, float]:
     """The oracle's cost averaged over hands the particle filter reads from the round's public moves."""
     hands = rng.sample(gin_reading.read(view["seat"], rng), FILTER_HANDS)
     note_guesses(hands, list(state["hands"][1 - view["seat"]]))
-    return {c: sum(meld_feed(adapter, hand, c) for hand in hands) / len(hands) for c in cards_weighed}
+    return average_feed(adapter, hands, cards_weighed)
 
 
 def reading() -> float:
@@ -256,8 +261,7 @@ def guessed_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str
     if len(kept) < FEED_KEPT_AT_LEAST:
         kept = [hand for _bad, _i, hand in guesses[:FEED_KEPT_AT_LEAST]]
     note_guesses(kept, list(state["hands"][other]))
-    return {c: FEED_GUESS_WEIGHT * sum(meld_feed(adapter, hand, c) for hand in kept) / len(kept)
-            for c in cards_weighed}
+    return average_feed(adapter, kept, cards_weighed, FEED_GUESS_WEIGHT)
 
 
 def race_move(game, view: dict, legal: list[dict], rng: random.Random, budget, state=None, feed=None) -> dict:
@@ -265,8 +269,6 @@ def race_move(game, view: dict, legal: list[dict], rng: random.Random, budget, s
     expected to leave, and throws, of the Confirmé's first `RACE_CANDIDATES` discards, the one whose hand is
     expected to hold the least deadwood after the next draw (plus the Confirmé's feeding risk, and what `feed`
     counts against each); it knocks as the Expert does."""
-    from engine.bots.gin import CANDIDATE_MARGIN
-
     if len(legal) == 1:
         return legal[0]
     adapter = bots.adapter_for(game.info.slug)
