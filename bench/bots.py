@@ -39,7 +39,7 @@ import time
 from collections import Counter
 from multiprocessing import Pool
 
-from bench import gin_reading, race_oracle, reference
+from bench import gin_constraints, gin_reading, race_oracle, reference
 from engine import bots, games, melds
 from engine.bots import levels as bot_levels
 from engine.bots.gin import CANDIDATE_MARGIN
@@ -115,8 +115,11 @@ READING_SAMPLES = 10
 # The same cost averaged over hands read from the round's public moves by a particle filter (`bench.gin_reading`).
 FEED_FILTER = 12
 FILTER_HANDS = 30
+# The same cost averaged over hands read from his last turn's public moves by a Markov chain (`bench.gin_constraints`).
+FEED_CHAIN = 13
+CHAIN_HANDS = 30
 ANALYSIS_LEVELS = (ORACLE, HAND_READER, READER_DRAWS, DEADWOOD_READER, RACE_RULES, FEED_ORACLE, FEED_GUESS,
-                   FEED_READING, FEED_FILTER)
+                   FEED_READING, FEED_FILTER, FEED_CHAIN)
 GUESSED_SHARE: list[float] = []  # per decision of levels 10-12: the share of his cards their hands of him hold
 
 
@@ -131,9 +134,9 @@ def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, 
                           search_discards=level != READER_DRAWS)
     if level == DEADWOOD_READER:
         return deadwood_reader(game, state, view, legal, rng, budget)
-    if level in (RACE_RULES, FEED_ORACLE, FEED_GUESS, FEED_READING, FEED_FILTER):
+    if level in (RACE_RULES, FEED_ORACLE, FEED_GUESS, FEED_READING, FEED_FILTER, FEED_CHAIN):
         feed = {RACE_RULES: None, FEED_ORACLE: true_feed, FEED_GUESS: guessed_feed, FEED_READING: read_feed,
-                FEED_FILTER: filtered_feed}[level]
+                FEED_FILTER: filtered_feed, FEED_CHAIN: chained_feed}[level]
         return race_move(game, view, legal, rng, budget, state, feed)
     return bots.choose(game, view, legal, level, rng, budget=budget if level == 3 else None)
 
@@ -238,6 +241,19 @@ def filtered_feed(adapter, state: dict, view: dict, know, cards_weighed: list[st
     return average_feed(adapter, hands, cards_weighed)
 
 
+def chained_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str], rng) -> dict[str, float]:
+    """The oracle's cost averaged over hands the Markov chain reads from his last turn (`bench.gin_constraints`)."""
+    other = 1 - view["seat"]
+    hands = gin_constraints.read(view["seat"], list(know.known.get(other, ())), know.extra["unseen"],
+                                 know.hand_counts.get(other, 10), CHAIN_HANDS, rng)
+    note_guesses(hands, list(state["hands"][other]))
+    return average_feed(adapter, hands, cards_weighed, chain_weight())
+
+
+def chain_weight() -> float:
+    return float(os.environ.get("BENCH_CHAIN_WEIGHT", 1.0))
+
+
 def reading() -> float:
     return float(os.environ.get("BENCH_READING", READING))
 
@@ -295,7 +311,8 @@ def race_move(game, view: dict, legal: list[dict], rng: random.Random, budget, s
 def name(level: int) -> str:
     return {reference.REFERENCE: "Ref", ORACLE: "Oracle", HAND_READER: "Reader", READER_DRAWS: "Reader-draws",
             DEADWOOD_READER: "DW-reader", RACE_RULES: "Race-rules", FEED_ORACLE: "Feed-oracle",
-            FEED_GUESS: "Feed-guess", FEED_READING: "Feed-reading", FEED_FILTER: "Feed-filter"}.get(level, f"L{level}")
+            FEED_GUESS: "Feed-guess", FEED_READING: "Feed-reading", FEED_FILTER: "Feed-filter",
+            FEED_CHAIN: "Feed-chain"}.get(level, f"L{level}")
 
 
 def round_winner(row: dict) -> int | None:

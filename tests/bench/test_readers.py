@@ -1,5 +1,5 @@
 """The ladder's analysis players for Gin (bench.bots): the Reader searching only the draws and the knock, the
-Expert told the other's deadwood, the race-rules player and its three feed-counting variants. Each plays a whole
+Expert told the other's deadwood, the race-rules player and its feed-counting variants. Each plays a whole
 one-round match against the reference with legal moves only; the deadwood reader's guessed deals are the ones close
 to the truth; the race-rules player takes the upcard exactly when it leaves no more deadwood than a blind draw is
 expected to; a discard counts as feeding the other exactly when it makes a meld with two of his cards; a reading
@@ -10,18 +10,19 @@ import random
 import pytest
 
 from bench import bots as bench_bots
-from bench import gin_reading, reference
+from bench import gin_constraints, gin_reading, reference
 from engine import bots, games
 from engine.bots import levels as bot_levels
 
 
 @pytest.mark.parametrize("level", [bench_bots.READER_DRAWS, bench_bots.DEADWOOD_READER, bench_bots.RACE_RULES,
-                                   bench_bots.FEED_ORACLE, bench_bots.FEED_GUESS, bench_bots.FEED_READING])
+                                   bench_bots.FEED_ORACLE, bench_bots.FEED_GUESS, bench_bots.FEED_READING,
+                                   bench_bots.FEED_CHAIN])
 def test_an_analysis_player_plays_a_whole_one_round_match(level):
     result = bench_bots.play_match(("gin", 3, level, 0, {"match": "1"}, 8, bench_bots.MAX_STEPS))
     assert result["pair"] == (level, 0) and not result["stalled"] and result["score"] in (0.0, 0.5, 1.0)
     assert bench_bots.name(level) in ("Reader-draws", "DW-reader", "Race-rules", "Feed-oracle", "Feed-guess",
-                                      "Feed-reading")
+                                      "Feed-reading", "Feed-chain")
     thrown, feeding = result["fed"][level]
     assert thrown >= 1 and 0 <= feeding <= thrown
 
@@ -115,13 +116,16 @@ def test_a_reading_as_good_as_the_truth_counts_what_the_oracle_counts(monkeypatc
         assert share < 0.5
 
 
-def test_the_particle_reading_holds_what_he_took_and_nothing_this_seat_has_seen_him_lose():
+def reference_round(seed: str, moves: int, until_throws: int | None = None):
+    """`moves` moves of two reference players from a new one-round match (or, with `until_throws`, up to the
+    reader's turn after that many throws of the other), recorded in the public log; the state and the seat that did
+    not move first (the reader)."""
     game = games.get("gin")
     reader_seat = None
-    state = game.new_match(seats=2, options={"match": "1"}, seed="particles")
+    state = game.new_match(seats=2, options={"match": "1"}, seed=seed)
     gin_reading.LOG.start(state)
     rng = random.Random(5)
-    for _ in range(24):
+    for _ in range(moves):
         seat = game.to_act(state)[0]
         reader_seat = 1 - seat if reader_seat is None else reader_seat
         legal = game.legal_moves(state, seat)
@@ -129,8 +133,16 @@ def test_the_particle_reading_holds_what_he_took_and_nothing_this_seat_has_seen_
         before = state
         state, _ = game.apply(state, seat, move)
         gin_reading.LOG.record(before, seat, move, state)
-        if game.result(state) is not None:
+        if game.result(state) is not None or state["phase"] == "ROUND_OVER":
             break
+        throws = sum(1 for who, action, _c, _t in gin_reading.LOG.moves if who != reader_seat and action == "discard")
+        if until_throws is not None and throws >= until_throws and game.to_act(state) == [reader_seat]:
+            break
+    return state, reader_seat
+
+
+def test_the_particle_reading_holds_what_he_took_and_nothing_this_seat_has_seen_him_lose():
+    state, reader_seat = reference_round("particles", 24)
     other = 1 - reader_seat
     hands = gin_reading.read(reader_seat, random.Random(1))
     taken = [c for c in state["picked"] if c in state["hands"][other]] if state.get("picked") else []
@@ -143,3 +155,29 @@ def test_the_particle_reading_holds_what_he_took_and_nothing_this_seat_has_seen_
         assert len(hand) == len(state["hands"][other])
         assert set(taken) <= set(hand)
         assert not set(hand) & thrown and not set(hand) & mine
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_the_chain_reading_never_rules_out_the_hand_the_reference_player_holds(index):
+    """His last throw was his highest deadwood card, he did not knock, and the upcard he let go by neither made a
+    meld nor lowered his deadwood: his true hand breaks none of these, and the hands read hold what he took from the
+    pile and nothing this seat has seen elsewhere."""
+    state, reader_seat = reference_round(f"chain:{index}", 60, until_throws=index + 1)
+    game = games.get("gin")
+    if state["phase"] == "ROUND_OVER":
+        pytest.skip("the round ended before the reader's turn")
+    other = 1 - reader_seat
+    story = gin_constraints.his_round(reader_seat, gin_reading.LOG)
+    assert story["last"] is not None
+    truth = list(state["hands"][other])
+    drawn = gin_reading.LOG.drawn[other][-1] if story["last"].get("blind") else None
+    drawn = None if drawn == story["last"]["threw"] else drawn
+    assert set(gin_constraints.broken(truth, drawn, story)) <= {"old"}
+    adapter = bots.adapter_for("gin")
+    know = adapter.knowledge(game.view(state, reader_seat))
+    known = list(know.known.get(other, ()))
+    hands = gin_constraints.read(reader_seat, known, adapter.unseen(know), len(truth), 12, random.Random(index))
+    seen = set(know.hand) | set(know.discard_pile)
+    assert len(hands) == 12
+    for hand in hands:
+        assert len(hand) == len(truth) and set(known) <= set(hand) and not set(hand) & seen
