@@ -120,7 +120,7 @@ FEED_CHAIN = 13
 CHAIN_HANDS = 30
 ANALYSIS_LEVELS = (ORACLE, HAND_READER, READER_DRAWS, DEADWOOD_READER, RACE_RULES, FEED_ORACLE, FEED_GUESS,
                    FEED_READING, FEED_FILTER, FEED_CHAIN)
-GUESSED_SHARE: list[float] = []  # per decision of levels 10-12: the share of his cards their hands of him hold
+GUESSED_SHARE: list[float] = []  # per decision of levels 10-13: the share of his cards their hands of him hold
 
 
 def decide(game, view: dict, legal: list[dict], level: int, rng: random.Random, budget, state=None) -> dict:
@@ -247,11 +247,7 @@ def chained_feed(adapter, state: dict, view: dict, know, cards_weighed: list[str
     hands = gin_constraints.read(view["seat"], list(know.known.get(other, ())), know.extra["unseen"],
                                  know.hand_counts.get(other, 10), CHAIN_HANDS, rng)
     note_guesses(hands, list(state["hands"][other]))
-    return average_feed(adapter, hands, cards_weighed, chain_weight())
-
-
-def chain_weight() -> float:
-    return float(os.environ.get("BENCH_CHAIN_WEIGHT", 1.0))
+    return average_feed(adapter, hands, cards_weighed)
 
 
 def reading() -> float:
