@@ -173,6 +173,11 @@ def _check_panel(page: Page, width: int, height: int, moment: str, problems: lis
         expect(page.locator("#side-panel.open")).to_have_count(0)
 
 
+# A Thanasis robot may close before my first turn: 13.5 % of four-player deals (400 engine deals, my seat
+# rotating), about one in five when I play last. Three tables in a row did once (CI, 2026-12-08).
+TABLES_TRIED = 8
+
+
 def _wait_my_turn(page: Page, base: str, game: str) -> bool:
     """A bots-only table of four (three opponents: the fullest felt) at my first decision; False if the round
     ended before it (a Thanasis bot may close on its first move)."""
@@ -202,11 +207,11 @@ def test_every_game_fits_the_screen_at_my_turn(live_site, page, artifacts_dir, s
     sign_up(page, live_site, f"ecran{width}")
     problems: list[str] = []
     for game in GAMES:
-        for _attempt in range(3):
+        for _attempt in range(TABLES_TRIED):
             if _wait_my_turn(page, live_site, game):
                 break
         else:
-            raise AssertionError(f"{game}: never my turn in three tables")
+            raise AssertionError(f"{game}: never my turn in {TABLES_TRIED} tables")
         sizes = [(width, height)] + ([(1366, 768)] if width > 1000 else [])
         for w, h in sizes:
             page.set_viewport_size({"width": w, "height": h})
