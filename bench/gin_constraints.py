@@ -34,8 +34,8 @@ def value(card: str) -> int:
 
 
 def his_round(seat: int, log: PublicLog) -> dict:
-    """His public moves: the cards he threw, the upcards he let go by (each with whether it was at his last turn),
-    and the card he threw last."""
+    """His public moves as the reading uses them: `last`, his last turn played (the upcard he let go by, whether he
+    drew from the stock, the card he threw), and `older`, the upcards he let go by and the cards he threw before it."""
     other = next(s for s in log.dealt if s != seat)
     turns = []
     current: dict = {}
